@@ -1,0 +1,114 @@
+/**
+ * The one error type for everything that goes wrong between us and Bitbucket.
+ * `kind` is a closed vocabulary so callers can branch on it; the message is
+ * written for a model to act on: the failed request, then details after a colon.
+ */
+export type BitbucketErrorKind =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "rate_limited"
+  | "server"
+  | "timeout"
+  | "network"
+  | "invalid_response"
+  | "refused";
+
+/** One entry of Bitbucket's `{"errors": [...]}` body. */
+export interface BitbucketErrorDetail {
+  message?: string;
+  exceptionName?: string;
+  context?: string;
+  /** Extra fields some exceptions carry (e.g. the versions of a PullRequestOutOfDateException, or vetoes). */
+  [key: string]: unknown;
+}
+
+/** What went wrong, as Bitbucket or the network reported it. */
+export interface BitbucketErrorInit {
+  kind: BitbucketErrorKind;
+  method: string;
+  path: string;
+  status?: number;
+  details?: BitbucketErrorDetail[];
+  reason?: string;
+}
+
+/** A failed Bitbucket request; thrown by the client and turned into an `isError` tool result by the SDK. */
+export class BitbucketError extends Error {
+  readonly kind: BitbucketErrorKind;
+  readonly status: number | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly details: BitbucketErrorDetail[];
+
+  constructor(init: BitbucketErrorInit) {
+    super(describe(init));
+    this.name = "BitbucketError";
+    this.kind = init.kind;
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.details = init.details ?? [];
+  }
+}
+
+/** The closed mapping from an HTTP status to a kind: the only place statuses are interpreted. */
+export function kindForStatus(status: number): BitbucketErrorKind {
+  switch (status) {
+    case 400:
+      return "bad_request";
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 409:
+      return "conflict";
+    case 429:
+      return "rate_limited";
+    default:
+      return status >= 500 ? "server" : "bad_request";
+  }
+}
+
+const HINTS: Partial<Record<BitbucketErrorKind, string>> = {
+  unauthorized:
+    "the token is invalid or expired; create a new HTTP access token and set BITBUCKET_TOKEN",
+  forbidden:
+    "the token lacks the permission this needs; use a token with the required project or repository permission",
+  not_found: "check the project key, repository slug, ref or id",
+  conflict:
+    "the resource changed or already exists; read it again and retry with the current version",
+  rate_limited: "Bitbucket is rate limiting this token; wait a moment before retrying",
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+function describe(init: BitbucketErrorInit): string {
+  const request = `${init.method} ${init.path}`;
+  const parts: string[] = [];
+  if (init.status !== undefined) {
+    parts.push(`${init.status} ${STATUS_TEXT[init.status] ?? ""}`.trim());
+  }
+  const messages = (init.details ?? []).map((d) => d.message).filter((m): m is string => !!m);
+  if (messages.length > 0) parts.push(messages.join("; "));
+  if (init.reason) parts.push(init.reason);
+  const hint = HINTS[init.kind];
+  const text = `${request} failed: ${parts.join(": ")}`;
+  return hint ? `${text} (hint: ${hint})` : text;
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { BitbucketClient, Query } from "./client.ts";
+
+/** The largest page Bitbucket serves in one request, and so our cap on `limit`. */
+export const MAX_LIMIT = 1000;
+
+/** Bitbucket's paged envelope around a list of entities. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    values: z.array(item),
+    isLastPage: z.boolean(),
+    nextPageStart: z.number().int().nullish(),
+    start: z.number().int().optional(),
+    size: z.number().int().optional(),
+    limit: z.number().int().optional(),
+  });
+}
+
+/** Where a listing stopped: what a caller passes back as `start` to continue. */
+export interface PageTail {
+  isLastPage: boolean;
+  nextPageStart?: number;
+}
+
+/** What {@link collectPages} gathered. */
+export interface Collected<T> extends PageTail {
+  values: T[];
+}
+
+/**
+ * Walks Bitbucket's `start`/`limit`/`isLastPage`/`nextPageStart` paging until
+ * it holds `limit` items or the listing ends, asking each page for no more than
+ * it still needs.
+ */
+export async function collectPages<T extends z.ZodType>(
+  client: BitbucketClient,
+  path: string,
+  item: T,
+  paging: { start?: number; limit: number },
+  query: Query = {},
+  signal?: AbortSignal,
+): Promise<Collected<z.infer<T>>> {
+  const schema = pageOf(item);
+  const values: z.infer<T>[] = [];
+  let start = paging.start ?? 0;
+  for (;;) {
+    const want = Math.min(paging.limit - values.length, MAX_LIMIT);
+    const page = await client.get(path, schema, { ...query, start, limit: want }, signal);
+    values.push(...page.values.slice(0, want));
+    const next = page.nextPageStart ?? undefined;
+    if (page.isLastPage || next === undefined || page.values.length === 0) {
+      return { values, isLastPage: true };
+    }
+    if (values.length >= paging.limit) return { values, isLastPage: false, nextPageStart: next };
+    start = next;
+  }
+}

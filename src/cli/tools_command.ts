@@ -1,0 +1,25 @@
+import { selectTools, type ToolSelection } from "../server/gating.ts";
+import type { Tool } from "../tools/define.ts";
+
+/** The `tools` command's output: every tool, its access, and whether these flags expose it. */
+export function toolsListing(
+  catalogue: readonly Tool[],
+  selection: ToolSelection,
+  json: boolean,
+): string {
+  const exposed = new Set(selectTools(catalogue, selection).map((t) => t.name));
+  const rows = catalogue.map((tool) => ({
+    name: tool.name,
+    access: tool.access,
+    exposed: exposed.has(tool.name),
+    description: tool.description,
+  }));
+  if (json) return JSON.stringify({ tools: rows }, null, 2);
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const lines = rows.map((r) =>
+    `${r.exposed ? " " : "-"} ${r.name.padEnd(width)}  ${r.access.padEnd(12)}  ${r.description}`
+  );
+  return [...lines, "", "(- = withheld by the current flags; --yolo exposes unsafe writes)"].join(
+    "\n",
+  );
+}

@@ -1,0 +1,93 @@
+/** Where to reach Bitbucket and how to authenticate: read once at start-up. */
+export interface Config {
+  baseUrl: URL;
+  token: string;
+  username?: string;
+  timeoutMs: number;
+}
+
+/** A problem that stops the server from starting: one actionable line, exit status 2. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}
+
+/** The environment variables the server reads, and nothing else. */
+export const ENV_VARS = ["BITBUCKET_URL", "BITBUCKET_TOKEN", "BITBUCKET_USERNAME"] as const;
+
+/** Reads one of our variables; undefined when unset or not permitted (the caller decides if that is fatal). */
+export type EnvReader = (name: (typeof ENV_VARS)[number]) => string | undefined;
+
+/** Reads the process environment, refusing with the exact flag when a needed variable is not permitted. */
+export const processEnv: EnvReader = (name) => {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+    if (name === "BITBUCKET_USERNAME") return undefined;
+    throw new StartupError(
+      `cannot read ${name}: run with --allow-env=${ENV_VARS.join(",")}`,
+    );
+  }
+  return Deno.env.get(name);
+};
+
+/** Checks and normalises a Bitbucket base URL. */
+export function parseBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new StartupError(
+      `BITBUCKET_URL is not a URL (${raw}): use the base URL, e.g. https://bitbucket.example.com`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new StartupError(
+      `BITBUCKET_URL must start with https:// or http://, not ${url.protocol}`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new StartupError(
+      "BITBUCKET_URL must not contain credentials: set BITBUCKET_TOKEN instead",
+    );
+  }
+  if (url.search || url.hash) {
+    throw new StartupError(
+      "BITBUCKET_URL must not have a query or fragment: use the base URL only",
+    );
+  }
+  url.pathname = url.pathname.replace(/\/+$/, "").replace(/\/rest$/, "") || "/";
+  return url;
+}
+
+/** Builds the configuration from flags and environment, flags winning. */
+export function readConfig(
+  flags: { url?: string; timeoutSeconds?: number },
+  env: EnvReader,
+): Config {
+  const rawUrl = flags.url ?? env("BITBUCKET_URL");
+  if (!rawUrl) {
+    throw new StartupError(
+      "BITBUCKET_URL is not set: set it (or --url) to your Bitbucket base URL, e.g. https://bitbucket.example.com",
+    );
+  }
+  const baseUrl = parseBaseUrl(rawUrl);
+  const token = env("BITBUCKET_TOKEN");
+  if (!token) {
+    throw new StartupError(
+      "BITBUCKET_TOKEN is not set: create an HTTP access token in Bitbucket (Manage account > HTTP access tokens) and export it",
+    );
+  }
+  const username = env("BITBUCKET_USERNAME") || undefined;
+  return { baseUrl, token, username, timeoutMs: (flags.timeoutSeconds ?? 30) * 1000 };
+}
+
+/** Exits with the flag to add when the process may not connect to the Bitbucket host. */
+export async function checkNetPermission(baseUrl: URL): Promise<void> {
+  const status = await Deno.permissions.query({ name: "net", host: baseUrl.host });
+  if (status.state !== "granted") {
+    throw new StartupError(
+      `no network permission for ${baseUrl.host}: run with --allow-net=${baseUrl.host}`,
+    );
+  }
+}

@@ -1,0 +1,68 @@
+import type { DomainCases } from "./types.ts";
+
+const REPO = "/api/latest/projects/PROJ/repos/web";
+
+/** Fixtures and contract entries for src/tools/refs.ts. */
+export const refs: DomainCases = {
+  routes: [
+    {
+      method: "GET",
+      path: `${REPO}/branches`,
+      query: { filterText: "v1.0.0" },
+      fixture: "refs/branches-none.json",
+    },
+    {
+      method: "GET",
+      path: `${REPO}/branches`,
+      query: { filterText: "no-such-ref" },
+      fixture: "refs/branches-none.json",
+    },
+    { method: "GET", path: `${REPO}/branches`, query: { start: "3" }, fixture: "refs/branches-page2.json" },
+    { method: "GET", path: `${REPO}/branches`, fixture: "refs/branches.json" },
+    {
+      method: "GET",
+      path: `${REPO}/tags`,
+      query: { filterText: "no-such-ref" },
+      fixture: "refs/branches-none.json",
+    },
+    { method: "GET", path: `${REPO}/tags`, fixture: "refs/tags.json" },
+    { method: "POST", path: `${REPO}/tags`, fixture: "refs/tag-created.json" },
+  ],
+  toolArguments: {
+    list_branches: {
+      args: { project: "PROJ", repo: "web", limit: 3 },
+      requests: [{ method: "GET", path: `${REPO}/branches`, query: { start: "0", limit: "3" } }],
+    },
+    resolve_ref: {
+      args: { project: "PROJ", repo: "web", ref: "feature/login" },
+      requests: [{
+        method: "GET",
+        path: `${REPO}/branches`,
+        query: { filterText: "feature/login", limit: "100" },
+      }],
+    },
+    list_tags: {
+      args: { project: "PROJ", repo: "web", filter: "v1" },
+      requests: [{
+        method: "GET",
+        path: `${REPO}/tags`,
+        query: { filterText: "v1", start: "0", limit: "25" },
+      }],
+    },
+    create_tag: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        name: "v2.0.0",
+        start_point: "main",
+        message: "Release 2.0.0",
+      },
+      requests: [{
+        method: "POST",
+        path: `${REPO}/tags`,
+        query: {},
+        body: { name: "v2.0.0", startPoint: "main", message: "Release 2.0.0" },
+      }],
+    },
+  },
+};

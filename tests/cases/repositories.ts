@@ -1,0 +1,31 @@
+import type { DomainCases } from "./types.ts";
+
+const REPO = "/api/latest/projects/PROJ/repos/web";
+
+/** Fixtures and contract entries for src/tools/repositories.ts. */
+export const repositories: DomainCases = {
+  routes: [
+    { method: "GET", path: "/api/latest/repos", fixture: "repositories/repos.json" },
+    { method: "GET", path: REPO, fixture: "repositories/repo-web.json" },
+    {
+      method: "GET",
+      path: "/api/latest/projects/PROJ/repos/nope",
+      status: 404,
+      fixture: "errors/repository-not-found.json",
+    },
+  ],
+  toolArguments: {
+    search_repositories: {
+      args: { name: "web", project: "PROJ" },
+      requests: [{
+        method: "GET",
+        path: "/api/latest/repos",
+        query: { name: "web", projectkey: "PROJ", start: "0", limit: "25" },
+      }],
+    },
+    get_repository_clone_info: {
+      args: { project: "PROJ", repo: "web" },
+      requests: [{ method: "GET", path: REPO, query: {} }],
+    },
+  },
+};

@@ -1,0 +1,21 @@
+import type { Route } from "../support/fixture_bitbucket.ts";
+
+/** A request the fixture Bitbucket must see: query and body compared exactly when given. */
+export interface ExpectedRequest {
+  method: Route["method"];
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A tool's entry in the contract table: the arguments to call it with and the requests that must follow. */
+export interface ContractCase {
+  args: Record<string, unknown>;
+  requests: ExpectedRequest[];
+}
+
+/** One Bitbucket domain's share of the fixtures and contract table. */
+export interface DomainCases {
+  routes: Route[];
+  toolArguments: Record<string, ContractCase>;
+}
