@@ -31,7 +31,11 @@ for (const tool of CATALOGUE) {
     assert.ok(!("items" in structured), "no generic items key");
     assert.ok(Object.keys(structured).length > 0, "the payload is named");
     if (!tool.hasDocumentText) {
-      assert.deepEqual(JSON.parse(firstText(result)), structured, "text block carries the same JSON");
+      assert.deepEqual(
+        JSON.parse(firstText(result)),
+        structured,
+        "text block carries the same JSON",
+      );
     }
     assert.deepEqual(h.fixture.unmatched, [], "every request had a fixture");
     const seen = h.fixture.requests.map((r) => ({

@@ -17,7 +17,12 @@ export const refs: DomainCases = {
       query: { filterText: "no-such-ref" },
       fixture: "refs/branches-none.json",
     },
-    { method: "GET", path: `${REPO}/branches`, query: { start: "3" }, fixture: "refs/branches-page2.json" },
+    {
+      method: "GET",
+      path: `${REPO}/branches`,
+      query: { start: "3" },
+      fixture: "refs/branches-page2.json",
+    },
     { method: "GET", path: `${REPO}/branches`, fixture: "refs/branches.json" },
     {
       method: "GET",

@@ -76,7 +76,9 @@ export function startFixtureBitbucket(initial: Route[]): FixtureBitbucket {
         body = text;
       }
     }
-    const rawPath = url.pathname.startsWith(CONTEXT) ? url.pathname.slice(CONTEXT.length) : url.pathname;
+    const rawPath = url.pathname.startsWith(CONTEXT)
+      ? url.pathname.slice(CONTEXT.length)
+      : url.pathname;
     const seen: SeenRequest = {
       method: req.method,
       path: rawPath,
@@ -90,7 +92,9 @@ export function startFixtureBitbucket(initial: Route[]): FixtureBitbucket {
       : undefined;
     if (!route) {
       unmatched.push(seen);
-      return Response.json({ errors: [{ message: `no fixture for ${req.method} ${url.pathname}${url.search}` }] }, {
+      return Response.json({
+        errors: [{ message: `no fixture for ${req.method} ${url.pathname}${url.search}` }],
+      }, {
         status: 501,
       });
     }

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { VERSION } from "../src/version.ts";
+import { TEST_TOKEN } from "./support/harness.ts";
+import { runMain, scopedPermissions } from "./support/spawn.ts";
+
+const HOST = "bitbucket.example.com";
+const ENV = { BITBUCKET_URL: `https://${HOST}`, BITBUCKET_TOKEN: TEST_TOKEN };
+
+const startupErrors: {
+  why: string;
+  flags?: string[];
+  args?: string[];
+  env: Record<string, string>;
+  says: RegExp;
+}[] = [
+  { why: "missing URL", env: { BITBUCKET_TOKEN: TEST_TOKEN }, says: /BITBUCKET_URL is not set/ },
+  {
+    why: "missing token",
+    env: { BITBUCKET_URL: `https://${HOST}` },
+    says: /BITBUCKET_TOKEN is not set/,
+  },
+  {
+    why: "malformed URL",
+    env: { ...ENV, BITBUCKET_URL: "bitbucket" },
+    says: /not a URL.*https:\/\//,
+  },
+  {
+    why: "URL with credentials",
+    env: { ...ENV, BITBUCKET_URL: `https://u:p@${HOST}` },
+    says: /must not contain credentials/,
+  },
+  {
+    why: "unknown tool in --tools",
+    args: ["--tools", "list_branches,nope"],
+    env: ENV,
+    says: /unknown tool nope/,
+  },
+  {
+    why: "unknown tool in --exclude",
+    args: ["--exclude", "nah"],
+    env: ENV,
+    says: /unknown tool nah/,
+  },
+  { why: "unknown flag", args: ["--frobnicate"], env: ENV, says: /frobnicate.*--help/ },
+  {
+    why: "token as a flag",
+    args: ["--token", TEST_TOKEN],
+    env: ENV,
+    says: /--token is not accepted.*BITBUCKET_TOKEN/,
+  },
+  {
+    why: "no net permission for the host",
+    flags: [
+      "--allow-net=other.example.com",
+      "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+    ],
+    env: ENV,
+    says: new RegExp(`no network permission for ${HOST}: run with --allow-net=${HOST}`),
+  },
+  {
+    why: "no env permission",
+    flags: [`--allow-net=${HOST}`],
+    env: ENV,
+    says:
+      /cannot read BITBUCKET_URL: run with --allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME/,
+  },
+  {
+    why: "bad timeout",
+    args: ["--timeout", "soon"],
+    env: ENV,
+    says: /--timeout must be a number of seconds/,
+  },
+];
+
+for (const c of startupErrors) {
+  Deno.test(`startup: ${c.why} prints one actionable line and exits 2`, async () => {
+    const out = await runMain(c.flags ?? scopedPermissions(HOST), c.args ?? [], c.env);
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(out.stdout, "", "nothing on stdout");
+    const lines = out.stderr.trimEnd().split("\n");
+    assert.equal(lines.length, 1, out.stderr);
+    assert.match(lines[0]!, /^bitbucket-mcp: /);
+    assert.match(lines[0]!, c.says);
+    assert.ok(!out.stderr.includes(TEST_TOKEN), "the token is never printed");
+  });
+}
+
+Deno.test("--version and --help answer without credentials or permissions", async () => {
+  const version = await runMain([], ["--version"], {});
+  assert.equal(version.code, 0);
+  assert.equal(version.stdout.trim(), `bitbucket-mcp ${VERSION}`);
+  const help = await runMain([], ["--help"], {});
+  assert.equal(help.code, 0);
+  for (
+    const flag of [
+      "--url",
+      "--yolo",
+      "--read-only",
+      "--tools",
+      "--exclude",
+      "--timeout",
+      "BITBUCKET_TOKEN",
+    ]
+  ) {
+    assert.ok(help.stdout.includes(flag), `help mentions ${flag}`);
+  }
+});
+
+Deno.test("tools --json lists the whole catalogue with access and exposure, without credentials", async () => {
+  const out = await runMain([], ["tools", "--json"], {});
+  assert.equal(out.code, 0, out.stderr);
+  const { tools } = JSON.parse(out.stdout) as {
+    tools: { name: string; access: string; exposed: boolean; description: string }[];
+  };
+  assert.deepEqual(tools.map((t) => t.name), CATALOGUE.map((t) => t.name));
+  for (const t of tools) {
+    const tool = CATALOGUE.find((c) => c.name === t.name)!;
+    assert.equal(t.access, tool.access);
+    assert.equal(t.exposed, tool.safe, `${t.name} exposed by default iff safe`);
+  }
+  const readOnly = JSON.parse(
+    (await runMain([], ["tools", "--json", "--read-only"], {})).stdout,
+  ) as {
+    tools: { exposed: boolean; access: string }[];
+  };
+  assert.ok(readOnly.tools.every((t) => t.exposed === (t.access === "read-only")));
+});

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { selectTools, type ToolSelection } from "../src/server/gating.ts";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { defineTool, type Tool } from "../src/tools/define.ts";
+import { z } from "zod";
+import { toolArguments } from "./cases/mod.ts";
+import { connect, firstText } from "./support/harness.ts";
+
+async function listed(selection: Partial<ToolSelection>) {
+  await using h = await connect({ selection });
+  const { tools } = await h.client.listTools();
+  return tools;
+}
+
+const base: ToolSelection = { yolo: false, readOnly: false };
+const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
+  defineTool({
+    name,
+    title: name,
+    description: name,
+    input: z.object({}),
+    output: z.object({ ok: z.boolean() }),
+    ...(access === "read"
+      ? { readOnly: true, safe: true }
+      : { readOnly: false, safe: access === "safe", why: "test" }),
+    handler: () => Promise.resolve({ ok: true }),
+  });
+const sample = [dummy("r", "read"), dummy("s", "safe"), dummy("u", "unsafe")];
+const names = (tools: Tool[]) => tools.map((t) => t.name);
+
+const cases: { flags: Partial<ToolSelection>; expect: string[]; why: string }[] = [
+  { flags: {}, expect: ["r", "s"], why: "default: read-only and safe writes" },
+  { flags: { yolo: true }, expect: ["r", "s", "u"], why: "--yolo adds unsafe writes" },
+  { flags: { readOnly: true, yolo: true }, expect: ["r"], why: "--read-only wins over --yolo" },
+  { flags: { tools: ["u"] }, expect: ["u"], why: "--tools overrides the safety filter" },
+  {
+    flags: { tools: ["u", "r"], readOnly: true },
+    expect: ["r"],
+    why: "--read-only wins over --tools",
+  },
+  { flags: { exclude: ["r"] }, expect: ["s"], why: "--exclude removes" },
+  { flags: { tools: ["r", "s"], exclude: ["s"] }, expect: ["r"], why: "--exclude applies last" },
+];
+for (const c of cases) {
+  Deno.test(`gating: ${c.why}`, () => {
+    assert.deepEqual(names(selectTools(sample, { ...base, ...c.flags })), c.expect);
+  });
+}
+
+Deno.test("gating: every read-only tool is listed without --yolo, and unsafe ones only with it", async () => {
+  const defaults = new Set((await listed({})).map((t) => t.name));
+  const yolo = new Set((await listed({ yolo: true })).map((t) => t.name));
+  for (const tool of CATALOGUE) {
+    if (tool.readOnly) assert.ok(defaults.has(tool.name), `${tool.name} is read-only but withheld`);
+    assert.equal(defaults.has(tool.name), tool.safe, `${tool.name}: listed by default iff safe`);
+    assert.ok(yolo.has(tool.name), `${tool.name} is missing under --yolo`);
+  }
+});
+
+Deno.test("gating: destructiveHint is !safe and readOnlyHint is readOnly for every tool", async () => {
+  const tools = await listed({ yolo: true });
+  for (const tool of CATALOGUE) {
+    const entry = tools.find((t) => t.name === tool.name);
+    assert.equal(entry?.annotations?.destructiveHint, !tool.safe, tool.name);
+    assert.equal(entry?.annotations?.readOnlyHint, tool.readOnly, tool.name);
+    if (!tool.readOnly) {
+      assert.ok(tool.why && tool.why.length > 10, `${tool.name} says why it is (un)safe`);
+    }
+  }
+});
+
+Deno.test("gating: --read-only lists only read-only tools over a real client", async () => {
+  const tools = await listed({ readOnly: true, yolo: true });
+  const readOnly = CATALOGUE.filter((t) => t.readOnly).map((t) => t.name);
+  assert.deepEqual(tools.map((t) => t.name), readOnly);
+});
+
+Deno.test("gating: a withheld tool is refused when called by name, and nothing reaches Bitbucket", async () => {
+  const write = CATALOGUE.find((t) => !t.readOnly);
+  assert.ok(write, "the catalogue has a write tool");
+  await using h = await connect({ selection: { readOnly: true } });
+  let message = "";
+  try {
+    const result = await h.client.callTool({
+      name: write.name,
+      arguments: toolArguments[write.name]?.args,
+    });
+    message = result.isError ? firstText(result) : "";
+  } catch (error) {
+    message = String(error);
+  }
+  assert.match(message, new RegExp(`${write.name}.*not found`));
+  assert.equal(h.fixture.requests.length, 0);
+});
+
+Deno.test("server declares tools only, with listChanged false", async () => {
+  await using h = await connect();
+  const caps = h.client.getServerCapabilities();
+  assert.deepEqual(caps?.tools, { listChanged: false });
+  assert.equal(caps?.resources, undefined);
+  assert.equal(caps?.prompts, undefined);
+});

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { connect, firstText } from "./support/harness.ts";
+
+const REPO = "/api/latest/projects/PROJ/repos/web";
+
+Deno.test("list_branches marks the default branch and reports where the next page starts", async () => {
+  await using h = await connect();
+  const result = await h.client.callTool({
+    name: "list_branches",
+    arguments: { project: "PROJ", repo: "web", limit: 3 },
+  });
+  const out = result.structuredContent as {
+    branches: { displayId: string; isDefault: boolean }[];
+    isLastPage: boolean;
+    nextPageStart?: number;
+  };
+  assert.deepEqual(out.branches.map((b) => [b.displayId, b.isDefault]), [
+    ["main", true],
+    ["feature/login", false],
+    ["release/2.0", false],
+  ]);
+  assert.equal(out.isLastPage, false);
+  assert.equal(out.nextPageStart, 3);
+});
+
+Deno.test("list_branches walks pages until it holds limit items", async () => {
+  await using h = await connect();
+  const result = await h.client.callTool({
+    name: "list_branches",
+    arguments: { project: "PROJ", repo: "web", limit: 10 },
+  });
+  const out = result.structuredContent as {
+    branches: { displayId: string }[];
+    isLastPage: boolean;
+  };
+  assert.deepEqual(out.branches.map((b) => b.displayId), [
+    "main",
+    "feature/login",
+    "release/2.0",
+    "hotfix/typo",
+  ]);
+  assert.equal(out.isLastPage, true);
+  assert.deepEqual(h.fixture.requests.map((r) => [r.query.start, r.query.limit]), [["0", "10"], [
+    "3",
+    "7",
+  ]]);
+});
+
+Deno.test("list_branches honours start from a previous nextPageStart", async () => {
+  await using h = await connect();
+  await h.client.callTool({
+    name: "list_branches",
+    arguments: { project: "PROJ", repo: "web", start: 3 },
+  });
+  assert.equal(h.fixture.requests[0]?.query.start, "3");
+});
+
+const resolveCases = [
+  { ref: "main", type: "BRANCH", id: "refs/heads/main", requests: 1 },
+  { ref: "refs/heads/release/2.0", type: "BRANCH", id: "refs/heads/release/2.0", requests: 1 },
+  { ref: "v1.0.0", type: "TAG", id: "refs/tags/v1.0.0", requests: 2 },
+  { ref: "refs/tags/v1.1.0", type: "TAG", id: "refs/tags/v1.1.0", requests: 1 },
+];
+for (const c of resolveCases) {
+  Deno.test(`resolve_ref ${c.ref} resolves to the ${c.type.toLowerCase()} ${c.id}`, async () => {
+    await using h = await connect();
+    const result = await h.client.callTool({
+      name: "resolve_ref",
+      arguments: { project: "PROJ", repo: "web", ref: c.ref },
+    });
+    assert.notEqual(result.isError, true, firstText(result));
+    const { ref } = result.structuredContent as {
+      ref: { id: string; type: string; latestCommit: string };
+    };
+    assert.equal(ref.id, c.id);
+    assert.equal(ref.type, c.type);
+    assert.match(ref.latestCommit, /^[0-9a-f]{40}$/);
+    assert.equal(h.fixture.requests.length, c.requests);
+  });
+}
+
+Deno.test("resolve_ref of an unknown name is an error naming the ref", async () => {
+  await using h = await connect();
+  const result = await h.client.callTool({
+    name: "resolve_ref",
+    arguments: { project: "PROJ", repo: "web", ref: "no-such-ref" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /"no-such-ref"/);
+  assert.match(firstText(result), /no branch or tag/);
+  assert.deepEqual(h.fixture.requests.map((r) => r.path), [`${REPO}/branches`, `${REPO}/tags`]);
+});
+
+Deno.test("create_tag of an existing name reports Bitbucket's conflict", async () => {
+  await using h = await connect({
+    routes: [{
+      method: "POST",
+      path: `${REPO}/tags`,
+      status: 409,
+      fixture: "errors/tag-exists.json",
+    }],
+  });
+  const result = await h.client.callTool({
+    name: "create_tag",
+    arguments: { project: "PROJ", repo: "web", name: "v2.0.0", start_point: "main" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /409/);
+  assert.match(firstText(result), /Tag 'v2.0.0' already exists/);
+  assert.equal(h.fixture.requests[0]?.headers["x-atlassian-token"], "no-check");
+});

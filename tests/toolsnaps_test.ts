@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { connect } from "./support/harness.ts";
+
+/**
+ * Each tool's `tools/list` entry is kept in tests/toolsnaps/<name>.json so that
+ * any change to a schema, description or annotation shows up in review.
+ * Regenerate with `deno task snapshots` after an intended change.
+ */
+const UPDATE = Deno.env.get("UPDATE_TOOLSNAPS") === "1";
+
+Deno.test("toolsnaps: every tools/list entry matches its snapshot", async () => {
+  await using h = await connect({ selection: { yolo: true } });
+  const { tools } = await h.client.listTools();
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    CATALOGUE.map((t) => t.name),
+    "tools/list is in catalogue order",
+  );
+  const stale: string[] = [];
+  for (const tool of tools) {
+    const file = new URL(`./toolsnaps/${tool.name}.json`, import.meta.url);
+    const current = JSON.stringify(tool, null, 2) + "\n";
+    if (UPDATE) {
+      await Deno.writeTextFile(file, current);
+      continue;
+    }
+    let saved: string;
+    try {
+      saved = await Deno.readTextFile(file);
+    } catch {
+      stale.push(`${tool.name} (no snapshot)`);
+      continue;
+    }
+    if (saved !== current) stale.push(tool.name);
+  }
+  const names = new Set(tools.map((t) => t.name));
+  for await (const entry of Deno.readDir(new URL("./toolsnaps/", import.meta.url))) {
+    const name = entry.name.replace(/\.json$/, "");
+    if (!names.has(name) && !UPDATE) stale.push(`${name} (snapshot of no tool)`);
+  }
+  assert.deepEqual(stale, [], "snapshots differ: review, then run `deno task snapshots`");
+});
