@@ -1,6 +1,12 @@
-import type { CallToolResult, McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  McpServer,
+  StandardSchemaWithJSON,
+  ToolAnnotations,
+} from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { BitbucketClient } from "../bitbucket/client.ts";
+import { published } from "./published_schema.ts";
 
 /** What a handler may use: the Bitbucket client and the call's cancellation signal. */
 export interface ToolContext {
@@ -55,13 +61,14 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   spec: ToolSpec<I, O>,
 ): Tool {
   const annotations: ToolAnnotations = {
-    title: spec.title,
     readOnlyHint: spec.readOnly,
     destructiveHint: !spec.safe,
     idempotentHint: spec.idempotent ?? spec.readOnly,
     openWorldHint: true,
   };
   const why = spec.readOnly ? undefined : spec.why;
+  const inputSchema = published(spec.input);
+  const outputSchema = published(spec.output);
   return {
     name: spec.name,
     title: spec.title,
@@ -75,13 +82,13 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     register(server, bitbucket) {
       // The SDK has parsed `args` with `spec.input` before this callback runs, so
       // widening the schema types here and narrowing `args` back is sound.
-      server.registerTool<z.ZodObject, z.ZodObject>(
+      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
         spec.name,
         {
           title: spec.title,
           description: spec.description,
-          inputSchema: spec.input,
-          outputSchema: spec.output,
+          inputSchema,
+          outputSchema,
           annotations,
         },
         async (args, ctx): Promise<CallToolResult> => {

@@ -19,6 +19,8 @@ export interface Route {
   headers?: Record<string, string>;
   /** Answer only once (later identical requests fall through to later routes). */
   once?: boolean;
+  /** Computes the body from the request (for generated data such as long paged listings). */
+  respond?: (seen: SeenRequest) => unknown;
 }
 
 /** A request as the fixture server saw it. */
@@ -28,6 +30,8 @@ export interface SeenRequest {
   query: Record<string, string>;
   body: unknown;
   headers: Record<string, string>;
+  /** Bytes of the body the fixture answered with. */
+  responseBytes: number;
 }
 
 /** The running fixture server. */
@@ -85,6 +89,7 @@ export function startFixtureBitbucket(initial: Route[]): FixtureBitbucket {
       query: Object.fromEntries(url.searchParams),
       body,
       headers: Object.fromEntries(req.headers),
+      responseBytes: 0,
     };
     requests.push(seen);
     const route = url.pathname.startsWith(CONTEXT)
@@ -99,7 +104,9 @@ export function startFixtureBitbucket(initial: Route[]): FixtureBitbucket {
       });
     }
     used.add(route);
-    const payload = route.fixture !== undefined
+    const payload = route.respond
+      ? JSON.stringify(route.respond(seen))
+      : route.fixture !== undefined
       ? readFixture(route.fixture)
       : route.body === undefined
       ? null
@@ -107,6 +114,7 @@ export function startFixtureBitbucket(initial: Route[]): FixtureBitbucket {
       ? route.body
       : JSON.stringify(route.body);
     const status = route.status ?? 200;
+    seen.responseBytes = payload === null ? 0 : new TextEncoder().encode(payload).length;
     const headers = new Headers(route.headers);
     if (payload !== null && !headers.has("content-type")) {
       headers.set("content-type", "application/json;charset=UTF-8");

@@ -1,0 +1,104 @@
+import { TEST_TOKEN } from "../tests/support/harness.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** A spawned server speaking raw JSON-RPC over its stdio, as an MCP client would see it. */
+export class ServerProcess {
+  readonly child: Deno.ChildProcess;
+  readonly spawnedAt: number;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #reader: ReadableStreamDefaultReader<string>;
+  #buffer = "";
+  #nextId = 1;
+  #waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  #pump: Promise<void>;
+
+  constructor(bitbucketUrl: string, extraArgs: string[] = []) {
+    const host = new URL(bitbucketUrl).host;
+    this.spawnedAt = performance.now();
+    this.child = new Deno.Command("deno", {
+      args: [
+        "run",
+        "--no-prompt",
+        `--allow-net=${host}`,
+        "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+        MAIN,
+        ...extraArgs,
+      ],
+      env: { BITBUCKET_URL: bitbucketUrl, BITBUCKET_TOKEN: TEST_TOKEN },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    this.#writer = this.child.stdin.getWriter();
+    this.#reader = this.child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    this.#pump = this.#read();
+  }
+
+  async #read(): Promise<void> {
+    for (;;) {
+      const { value, done } = await this.#reader.read();
+      if (done) return;
+      this.#buffer += value;
+      let newline;
+      while ((newline = this.#buffer.indexOf("\n")) >= 0) {
+        const line = this.#buffer.slice(0, newline);
+        this.#buffer = this.#buffer.slice(newline + 1);
+        const message = JSON.parse(line) as Record<string, unknown>;
+        const resolve = this.#waiting.get(message.id as number);
+        this.#waiting.delete(message.id as number);
+        resolve?.(message);
+      }
+    }
+  }
+
+  /** Sends a request and resolves with its response (and the byte length of its line). */
+  request(method: string, params?: unknown): Promise<Record<string, unknown>> {
+    const id = this.#nextId++;
+    const answer = new Promise<Record<string, unknown>>((resolve) =>
+      this.#waiting.set(id, resolve)
+    );
+    const line = JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n";
+    void this.#writer.write(new TextEncoder().encode(line));
+    return answer;
+  }
+
+  /** Sends a notification. */
+  async notify(method: string): Promise<void> {
+    await this.#writer.write(
+      new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", method }) + "\n"),
+    );
+  }
+
+  /** The 2025-era handshake. */
+  async initialize(): Promise<Record<string, unknown>> {
+    const answer = await this.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "0" },
+    });
+    await this.notify("notifications/initialized");
+    return answer;
+  }
+
+  /**
+   * Current and peak resident set size of the server process in MB, from
+   * Linux /proc (read through `cat`: Deno grants /proc/<pid> only with all
+   * permissions, which the bench never asks for).
+   */
+  async memory(): Promise<{ rssMb: number; peakMb: number }> {
+    const { stdout } = await new Deno.Command("cat", { args: [`/proc/${this.child.pid}/status`] })
+      .output();
+    const status = new TextDecoder().decode(stdout);
+    const field = (name: string) =>
+      Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+    return { rssMb: field("VmRSS"), peakMb: field("VmHWM") };
+  }
+
+  /** Closes stdin and waits for the process to exit. */
+  async close(): Promise<void> {
+    await this.#writer.close().catch(() => {});
+    await this.child.status;
+    await this.#pump.catch(() => {});
+  }
+}

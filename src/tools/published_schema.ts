@@ -1,0 +1,50 @@
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { z } from "zod";
+
+type JsonSchema = Record<string, unknown>;
+
+/** zod's bounds for `.int()`: they add bytes to every schema and tell a model nothing. */
+const NOISE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/** Drops what costs model context and says nothing: `$schema` (MCP's default dialect) and safe-integer bounds. */
+function trim(node: unknown, root: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => trim(n, false));
+  if (typeof node !== "object" || node === null) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (root && key === "$schema") continue;
+    if ((key === "maximum" || key === "minimum") && NOISE_BOUNDS.has(value as number)) continue;
+    out[key] = trim(value, false);
+  }
+  return out;
+}
+
+/**
+ * The zod object as the SDK sees it: zod still validates, and the JSON schema
+ * is zod's own conversion, trimmed and computed once per process (the SDK
+ * otherwise converts again for every server instance the factory makes).
+ */
+export function published<S extends z.ZodObject>(
+  schema: S,
+): StandardSchemaWithJSON<unknown, z.output<S>> {
+  const standard = schema["~standard"];
+  const cache = new Map<string, JsonSchema>();
+  const convert = (io: "input" | "output") => (options: { target: string }): JsonSchema => {
+    const key = `${io}:${options.target}`;
+    let json = cache.get(key);
+    if (!json) {
+      json = trim(
+        standard.jsonSchema[io](options as Parameters<typeof standard.jsonSchema.input>[0]),
+        true,
+      ) as JsonSchema;
+      cache.set(key, json);
+    }
+    return json;
+  };
+  return {
+    "~standard": {
+      ...standard,
+      jsonSchema: { input: convert("input"), output: convert("output") },
+    },
+  } as StandardSchemaWithJSON<unknown, z.output<S>>;
+}
