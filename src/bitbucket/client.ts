@@ -34,6 +34,15 @@ export interface BitbucketResponse {
   body: unknown;
 }
 
+/** A raw answer from {@link BitbucketClient.getBytes}: at most the bytes asked for. */
+export interface BitbucketBytes {
+  status: number;
+  headers: Headers;
+  bytes: Uint8Array;
+  /** False when the body went on beyond the bytes read. */
+  complete: boolean;
+}
+
 const MAX_REDIRECTS = 3;
 
 /**
@@ -85,12 +94,70 @@ export class BitbucketClient {
 
   /** Sends one request and returns its parsed body; non-2xx answers throw {@link BitbucketError}. */
   async request(req: BitbucketRequest): Promise<BitbucketResponse> {
+    const { response, shownPath } = await this.#exchange(req);
+    return await this.#answer(req.method, shownPath, response);
+  }
+
+  /**
+   * GET a path and read at most `maxBytes` of its body as bytes, without
+   * interpreting them (for raw file content). The rest of a longer body is
+   * never downloaded; `complete` says whether the body ended within the limit.
+   * Errors are reported exactly as for {@link request}.
+   */
+  async getBytes(
+    path: string,
+    maxBytes: number,
+    query?: Query,
+    signal?: AbortSignal,
+  ): Promise<BitbucketBytes> {
+    const req: BitbucketRequest = { method: "GET", path, query, signal };
+    // Raw content comes in whatever type the file has, so any type is accepted.
+    const { response, shownPath, timeout } = await this.#exchange(req, "*/*");
+    if (!response.ok) {
+      throw this.#statusError("GET", shownPath, response, await response.text());
+    }
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    let complete = true;
+    const reader = response.body?.getReader();
+    try {
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const room = maxBytes - length;
+        if (value.length > room) {
+          chunks.push(value.subarray(0, room));
+          length += room;
+          complete = false;
+          await reader.cancel();
+          break;
+        }
+        chunks.push(value);
+        length += value.length;
+      }
+    } catch (error) {
+      throw this.#transportError("GET", shownPath, error, timeout, signal);
+    }
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return { status: response.status, headers: response.headers, bytes, complete };
+  }
+
+  /** Sends a request, following same-origin redirects, and returns the final (non-redirect) response. */
+  async #exchange(
+    req: BitbucketRequest,
+    accept = "application/json",
+  ): Promise<{ response: Response; shownPath: string; timeout: AbortSignal }> {
     let url = this.url(req.path, req.query);
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const headers: Record<string, string> = {
       Authorization: this.#authorization,
-      Accept: "application/json",
+      Accept: accept,
     };
     if (req.method !== "GET") headers["X-Atlassian-Token"] = "no-check";
     if (req.body !== undefined) headers["Content-Type"] = "application/json";
@@ -114,7 +181,7 @@ export class BitbucketClient {
         url = this.#redirectTarget(req.method, shownPath, url, response, hop);
         continue;
       }
-      return await this.#answer(req.method, shownPath, response);
+      return { response, shownPath, timeout };
     }
   }
 
@@ -207,23 +274,25 @@ export class BitbucketClient {
     });
   }
 
+  /** The error for a non-2xx answer: its status, and Bitbucket's messages unless the body is an HTML page. */
+  #statusError(method: string, path: string, response: Response, text: string): BitbucketError {
+    return new BitbucketError({
+      kind: kindForStatus(response.status),
+      method,
+      path,
+      status: response.status,
+      details: looksLikeHtml(response, text) ? [] : errorDetails(text),
+    });
+  }
+
   async #answer(method: string, path: string, response: Response): Promise<BitbucketResponse> {
     const text = await response.text();
     const contentType = response.headers.get("content-type") ?? "";
-    const looksLikeHtml = contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
-    if (!response.ok) {
-      throw new BitbucketError({
-        kind: kindForStatus(response.status),
-        method,
-        path,
-        status: response.status,
-        details: looksLikeHtml ? [] : errorDetails(text),
-      });
-    }
+    if (!response.ok) throw this.#statusError(method, path, response, text);
     if (text.length === 0) {
       return { status: response.status, headers: response.headers, body: null };
     }
-    if (looksLikeHtml) {
+    if (looksLikeHtml(response, text)) {
       throw new BitbucketError({
         kind: "invalid_response",
         method,
@@ -267,6 +336,12 @@ export function parseEntity<S extends z.ZodType>(
     path,
     reason: `unexpected response shape at ${where}: ${issue?.message ?? "invalid"}`,
   });
+}
+
+/** True when a body is an HTML page (a login, SSO or proxy page) rather than Bitbucket's JSON. */
+function looksLikeHtml(response: Response, text: string): boolean {
+  const contentType = response.headers.get("content-type") ?? "";
+  return contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
 }
 
 function errorDetails(text: string): BitbucketErrorDetail[] {

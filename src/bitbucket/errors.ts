@@ -99,16 +99,66 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
+/** Hints for particular exceptions, which say more than the hint for their status. */
+const EXCEPTION_HINTS: [RegExp, string][] = [
+  [
+    /OutOfDateException$/,
+    "someone changed it after the version used was read; read it again for its current version, check the change still makes sense, and retry",
+  ],
+  [
+    /MergeVetoedException$/,
+    "each veto is a merge check to satisfy first (approvals, builds, tasks); deal with them, then retry",
+  ],
+];
+
+/** A merge check's veto as text: its summary, then its detail when that adds anything. */
+function vetoText(veto: unknown): string | undefined {
+  if (typeof veto !== "object" || veto === null) return undefined;
+  const { summaryMessage, detailedMessage } = veto as Record<string, unknown>;
+  if (typeof summaryMessage !== "string") return undefined;
+  return typeof detailedMessage === "string" && detailedMessage !== summaryMessage
+    ? `${summaryMessage} (${detailedMessage})`
+    : summaryMessage;
+}
+
+/**
+ * One error entry as text: Bitbucket's message, then the extra fields some
+ * exceptions carry (the versions of an out-of-date update, a merge's vetoes).
+ */
+function detailText(detail: BitbucketErrorDetail): string | undefined {
+  const parts = detail.message ? [detail.message] : [];
+  const { expectedVersion, currentVersion } = detail;
+  if (typeof expectedVersion === "number" && typeof currentVersion === "number") {
+    parts.push(
+      `version ${expectedVersion} was given, but it has changed and is now at version ${currentVersion}`,
+    );
+  }
+  const vetoes = Array.isArray(detail.vetoes)
+    ? detail.vetoes.map(vetoText).filter((v): v is string => v !== undefined)
+    : [];
+  if (vetoes.length > 0) {
+    parts.push(
+      `vetoed by ${vetoes.length} merge check(s): ${
+        vetoes.map((v, i) => `${i + 1}) ${v}`).join("; ")
+      }`,
+    );
+  }
+  return parts.length > 0 ? parts.join(": ") : undefined;
+}
+
 function describe(init: BitbucketErrorInit): string {
   const request = `${init.method} ${init.path}`;
   const parts: string[] = [];
   if (init.status !== undefined) {
     parts.push(`${init.status} ${STATUS_TEXT[init.status] ?? ""}`.trim());
   }
-  const messages = (init.details ?? []).map((d) => d.message).filter((m): m is string => !!m);
+  const details = init.details ?? [];
+  const messages = details.map(detailText).filter((m): m is string => !!m);
   if (messages.length > 0) parts.push(messages.join("; "));
   if (init.reason) parts.push(init.reason);
-  const hint = HINTS[init.kind];
+  const exceptions = details.map((d) => d.exceptionName ?? "");
+  const hint = EXCEPTION_HINTS.find(([pattern]) => exceptions.some((e) => pattern.test(e)))?.[1] ??
+    HINTS[init.kind];
   const text = `${request} failed: ${parts.join(": ")}`;
   return hint ? `${text} (hint: ${hint})` : text;
 }

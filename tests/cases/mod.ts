@@ -1,11 +1,25 @@
 import type { Route } from "../support/fixture_bitbucket.ts";
+import { branches } from "./branches.ts";
+import { builds } from "./builds.ts";
 import { commits } from "./commits.ts";
+import { projects } from "./projects.ts";
+import { pullRequests } from "./pull_requests.ts";
 import { refs } from "./refs.ts";
 import { repositories } from "./repositories.ts";
+import { source } from "./source.ts";
 import type { ContractCase, DomainCases } from "./types.ts";
 
 /** Every domain's cases, one entry per file under src/tools/. */
-const DOMAINS: DomainCases[] = [repositories, refs, commits];
+const DOMAINS: DomainCases[] = [
+  repositories,
+  projects,
+  refs,
+  branches,
+  commits,
+  pullRequests,
+  builds,
+  source,
+];
 
 /** The routes of every domain, in domain order. */
 export const ALL_ROUTES: Route[] = DOMAINS.flatMap((d) => d.routes);

@@ -1,0 +1,266 @@
+import { z } from "zod";
+import type { BitbucketClient } from "../bitbucket/client.ts";
+import { Activity, Comment } from "../bitbucket/entities/pull_request_comment.ts";
+import { type Collected, collectPages, MAX_LIMIT, pageOf } from "../bitbucket/paging.ts";
+import { apiPath } from "../bitbucket/path.ts";
+import { defineTool } from "./define.ts";
+import { named, PageTail, PagingArgs } from "./fragments.ts";
+import { idArg, oneOf, PrArgs, present, prPath, UserOut, userOut } from "./pull_request_shared.ts";
+
+const AnchorOut = z.object({
+  path: z.string(),
+  line: z.number().int().optional(),
+  lineType: z.string().optional().describe("ADDED, REMOVED or CONTEXT"),
+  fileType: z.string().optional().describe("FROM (old side) or TO (new side)"),
+  srcPath: z.string().optional(),
+});
+
+const CommentFields = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  author: UserOut,
+  text: z.string(),
+  createdDate: z.number().int(),
+  state: z.string().optional().describe("OPEN or RESOLVED"),
+  severity: z.string().optional().describe("NORMAL, or BLOCKER for a task"),
+});
+
+/** A reply, flattened out of its thread; `parentId` says what it answers. */
+const ReplyOut = CommentFields.extend({ parentId: z.number().int() });
+
+/** A comment thread: its root comment, inline anchor if any, and every reply in order. */
+const CommentOut = CommentFields.extend({
+  anchor: AnchorOut.optional().describe("Where an inline comment sits"),
+  replies: z.array(ReplyOut),
+});
+
+/** A task: a blocker comment. */
+const TaskOut = CommentFields.omit({ severity: true }).extend({
+  anchor: AnchorOut.optional(),
+  resolvedDate: z.number().int().optional(),
+});
+
+function fields(c: Comment): z.infer<typeof CommentFields> {
+  return present({
+    id: c.id,
+    version: c.version,
+    author: userOut(c.author),
+    text: c.text,
+    createdDate: c.createdDate,
+    state: c.state,
+    severity: c.severity,
+  });
+}
+
+function anchorOut(c: Comment): z.infer<typeof AnchorOut> | undefined {
+  if (c.anchor === undefined) return undefined;
+  const { path, line, lineType, fileType, srcPath } = c.anchor;
+  return present({ path, line, lineType, fileType, srcPath });
+}
+
+function commentOut(c: Comment): z.infer<typeof CommentOut> {
+  const replies: z.infer<typeof ReplyOut>[] = [];
+  const walk = (parent: Comment) => {
+    for (const reply of parent.comments ?? []) {
+      replies.push({ ...fields(reply), parentId: parent.id });
+      walk(reply);
+    }
+  };
+  walk(c);
+  return present({ ...fields(c), anchor: anchorOut(c), replies });
+}
+
+function taskOut(c: Comment): z.infer<typeof TaskOut> {
+  const { severity: _, ...rest } = fields(c);
+  return present({ ...rest, anchor: anchorOut(c), resolvedDate: c.resolvedDate });
+}
+
+/**
+ * The comment threads of a pull request, from its activity stream (newest
+ * first): an activity that added a thread carries its root comment with the
+ * replies. Replies have activities of their own (REPLIED), and a deleted
+ * comment keeps its ADDED activity beside a newer DELETED one; both are
+ * skipped. Paging counts activities, so `nextPageStart` resumes the stream
+ * after the last thread returned.
+ */
+async function threadsFromActivities(
+  bitbucket: BitbucketClient,
+  path: string,
+  paging: { start?: number; limit: number },
+  keep: (c: Comment) => boolean,
+  signal: AbortSignal,
+): Promise<Collected<Comment>> {
+  const schema = pageOf(Activity);
+  const threads: Comment[] = [];
+  const skip = new Set<number>();
+  const pageSize = Math.min(MAX_LIMIT, Math.max(paging.limit, 100));
+  let start = paging.start ?? 0;
+  for (;;) {
+    const page = await bitbucket.get(path, schema, { start, limit: pageSize }, signal);
+    const next = page.nextPageStart ?? undefined;
+    for (const [i, { action, commentAction, comment }] of page.values.entries()) {
+      if (action !== "COMMENTED" || comment === undefined || skip.has(comment.id)) continue;
+      skip.add(comment.id);
+      if (commentAction !== "ADDED" || !keep(comment)) continue;
+      threads.push(comment);
+      if (threads.length < paging.limit) continue;
+      if (i + 1 < page.values.length) {
+        return { values: threads, isLastPage: false, nextPageStart: start + i + 1 };
+      }
+      if (page.isLastPage || next === undefined) return { values: threads, isLastPage: true };
+      return { values: threads, isLastPage: false, nextPageStart: next };
+    }
+    if (page.isLastPage || next === undefined || page.values.length === 0) {
+      return { values: threads, isLastPage: true };
+    }
+    start = next;
+  }
+}
+
+/** Lists a pull request's comment threads, all of them or one file's. */
+export const listPrComments = defineTool({
+  name: "list_pr_comments",
+  title: "List pull request comments",
+  description:
+    "Comment threads of a pull request (or of one file with path): author, text, state, severity, inline anchor and replies.",
+  readOnly: true,
+  safe: true,
+  input: PrArgs.extend({
+    path: z.string().min(1).max(4096).optional().describe("Only comments on this file"),
+    state: oneOf(["OPEN", "RESOLVED"] as const, "Only threads in this state (default: all)")
+      .optional(),
+  }).extend(PagingArgs.shape),
+  output: z.object({ comments: z.array(CommentOut) }).extend(PageTail.shape),
+  async handler({ project, repo, pr_id, path, state, limit, start }, { bitbucket, signal }) {
+    const page = path === undefined
+      ? await threadsFromActivities(
+        bitbucket,
+        prPath(project, repo, pr_id, "/activities"),
+        { start, limit },
+        (c) => state === undefined || c.state === state,
+        signal,
+      )
+      : await collectPages(
+        bitbucket,
+        prPath(project, repo, pr_id, "/comments"),
+        Comment,
+        { start, limit },
+        { path, state },
+        signal,
+      );
+    return named("comments", { ...page, values: page.values.map(commentOut) });
+  },
+});
+
+/** Lists a pull request's tasks (blocker comments). */
+export const listPrTasks = defineTool({
+  name: "list_pr_tasks",
+  title: "List pull request tasks",
+  description: "Tasks (blocker comments) of a pull request; open ones unless state says otherwise.",
+  readOnly: true,
+  safe: true,
+  input: PrArgs.extend({
+    state: oneOf(["OPEN", "RESOLVED", "ALL"] as const, "Tasks in this state (default OPEN)")
+      .optional(),
+  }).extend(PagingArgs.shape),
+  output: z.object({ tasks: z.array(TaskOut) }).extend(PageTail.shape),
+  async handler({ project, repo, pr_id, state, limit, start }, { bitbucket, signal }) {
+    const wanted = state ?? "OPEN";
+    const page = await collectPages(
+      bitbucket,
+      prPath(project, repo, pr_id, "/blocker-comments"),
+      Comment,
+      { start, limit },
+      { state: wanted === "ALL" ? undefined : wanted },
+      signal,
+    );
+    return named("tasks", { ...page, values: page.values.map(taskOut) });
+  },
+});
+
+/** Comments on a pull request: generally, as a reply, on a file line, or as a task. */
+export const addPrComment = defineTool({
+  name: "add_pr_comment",
+  title: "Comment on a pull request",
+  description:
+    "Comment on a pull request: generally, as a reply (parent_id), on a file (path) or line (path + line), or as a task (task: true).",
+  readOnly: false,
+  safe: true,
+  why: "adds a comment and changes nothing existing; a task only holds the merge until resolved",
+  input: PrArgs.extend({
+    text: z.string().min(1).max(32768).describe("Comment text (Markdown)"),
+    parent_id: idArg("Comment id to reply to").optional(),
+    path: z.string().min(1).max(4096).optional().describe("File to comment on, as in the diff"),
+    line: z.number().int().positive().optional().describe("Line number in the file; needs path"),
+    line_type: oneOf(
+      ["ADDED", "REMOVED", "CONTEXT"] as const,
+      "Kind of diff line (default ADDED)",
+    ).optional(),
+    file_type: oneOf(
+      ["FROM", "TO"] as const,
+      "Side of the diff the line number counts in (default FROM for REMOVED, else TO)",
+    ).optional(),
+    task: z.boolean().optional().describe("Post as a task that must be resolved before merging"),
+  }),
+  output: z.object({ comment: CommentOut }),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, pr_id, text, parent_id, path, line, line_type, file_type, task } = args;
+    const refuse = (why: string) => new Error(`Cannot comment on pull request #${pr_id}: ${why}`);
+    if (line !== undefined && path === undefined) throw refuse("line needs path");
+    if ((line_type !== undefined || file_type !== undefined) && line === undefined) {
+      throw refuse("line_type and file_type need line");
+    }
+    if (parent_id !== undefined && path !== undefined) {
+      throw refuse("a reply (parent_id) sits in its parent's thread; give parent_id or path");
+    }
+    const lineType = line_type ?? "ADDED";
+    const anchor = path === undefined ? undefined : line === undefined ? { path } : {
+      path,
+      line,
+      lineType,
+      fileType: file_type ?? (lineType === "REMOVED" ? "FROM" : "TO"),
+    };
+    const comment = await bitbucket.send(
+      "POST",
+      prPath(project, repo, pr_id, "/comments"),
+      Comment,
+      {
+        text,
+        parent: parent_id === undefined ? undefined : { id: parent_id },
+        anchor,
+        severity: task ? "BLOCKER" : undefined,
+      },
+      signal,
+    );
+    return { comment: commentOut(comment) };
+  },
+});
+
+/** Resolves or reopens a task. */
+export const updatePrTask = defineTool({
+  name: "update_pr_task",
+  title: "Resolve or reopen a task",
+  description: "Resolve (RESOLVED) or reopen (OPEN) a pull request task.",
+  readOnly: false,
+  safe: false,
+  why: "resolving a task lifts a merge check",
+  idempotent: true,
+  input: PrArgs.extend({
+    task_id: idArg("Task id, from list_pr_tasks"),
+    state: oneOf(["RESOLVED", "OPEN"] as const, "New state"),
+  }),
+  output: z.object({ task: TaskOut }),
+  async handler({ project, repo, pr_id, task_id, state }, { bitbucket, signal }) {
+    const path = prPath(project, repo, pr_id) + apiPath`/blocker-comments/${task_id}`;
+    const current = await bitbucket.get(path, Comment, undefined, signal);
+    if (current.state === state) return { task: taskOut(current) };
+    const updated = await bitbucket.send(
+      "PUT",
+      path,
+      Comment,
+      { version: current.version, state },
+      signal,
+    );
+    return { task: taskOut(updated) };
+  },
+});
