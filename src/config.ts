@@ -60,11 +60,34 @@ export function parseBaseUrl(raw: string): URL {
   return url;
 }
 
-/** Builds the configuration from flags and environment, flags winning. */
+/**
+ * The configuration of a server whose callers may bring their own token (HTTP
+ * mode): the server-wide token is only a fallback and may be absent.
+ */
+export type SharedConfig = Omit<Config, "token"> & { token?: string };
+
+/** How {@link readConfig} treats a missing `BITBUCKET_TOKEN`. */
+export interface ReadConfigOptions {
+  /** When true, a missing token is allowed (each HTTP request may carry its own). */
+  tokenOptional: boolean;
+}
+
+/** Builds the configuration from flags and environment, flags winning; the token is required. */
 export function readConfig(
   flags: { url?: string; timeoutSeconds?: number },
   env: EnvReader,
-): Config {
+): Config;
+/** Builds the configuration; with `tokenOptional` the server-wide token may be absent. */
+export function readConfig(
+  flags: { url?: string; timeoutSeconds?: number },
+  env: EnvReader,
+  options: ReadConfigOptions,
+): SharedConfig;
+export function readConfig(
+  flags: { url?: string; timeoutSeconds?: number },
+  env: EnvReader,
+  options: ReadConfigOptions = { tokenOptional: false },
+): SharedConfig {
   const rawUrl = flags.url ?? env("BITBUCKET_URL");
   if (!rawUrl) {
     throw new StartupError(
@@ -72,14 +95,27 @@ export function readConfig(
     );
   }
   const baseUrl = parseBaseUrl(rawUrl);
-  const token = env("BITBUCKET_TOKEN");
-  if (!token) {
+  const token = env("BITBUCKET_TOKEN") || undefined;
+  if (!token && !options.tokenOptional) {
     throw new StartupError(
       "BITBUCKET_TOKEN is not set: create an HTTP access token in Bitbucket (Manage account > HTTP access tokens) and export it",
     );
   }
   const username = env("BITBUCKET_USERNAME") || undefined;
   return { baseUrl, token, username, timeoutMs: (flags.timeoutSeconds ?? 30) * 1000 };
+}
+
+/**
+ * Refuses to start, naming the flag to add, when the process may not listen on
+ * `host` (`host:port` as in a URL, IPv6 bracketed; port 0 for any port).
+ */
+export async function checkListenPermission(host: string): Promise<void> {
+  const status = await Deno.permissions.query({ name: "net", host: host.replace(/:0$/, "") });
+  if (status.state !== "granted") {
+    throw new StartupError(
+      `no network permission to listen on ${host}: add it to --allow-net (e.g. --allow-net=${host},<bitbucket host>)`,
+    );
+  }
 }
 
 /** Exits with the flag to add when the process may not connect to the Bitbucket host. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { selectTools, type ToolSelection } from "../src/server/gating.ts";
-import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { selectTools, type ToolSelection, unknownToolsets } from "../src/server/gating.ts";
+import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
 import { defineTool, type Tool } from "../src/tools/define.ts";
 import { z } from "zod";
 import { toolArguments } from "./cases/mod.ts";
@@ -99,4 +99,51 @@ Deno.test("server declares tools only, with listChanged false", async () => {
   assert.deepEqual(caps?.tools, { listChanged: false });
   assert.equal(caps?.resources, undefined);
   assert.equal(caps?.prompts, undefined);
+});
+
+Deno.test("toolsets: every tool belongs to exactly one toolset", () => {
+  for (const tool of CATALOGUE) {
+    const owners = TOOLSETS.filter((s) => s.tools.includes(tool)).map((s) => s.name);
+    assert.deepEqual(owners.length, 1, `${tool.name} is in ${owners.join(", ") || "no toolset"}`);
+  }
+});
+
+const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; why: string }[] = [
+  {
+    flags: { toolsets: ["source"] },
+    expect: (t) => toolsetOf(t) === "source",
+    why: "--toolsets narrows the catalogue",
+  },
+  {
+    flags: { toolsets: ["pull_requests"] },
+    expect: (t) => toolsetOf(t) === "pull_requests" && t.safe,
+    why: "the safety filter still applies within a toolset",
+  },
+  {
+    flags: { toolsets: ["builds"], tools: ["merge_pull_request"] },
+    expect: (t) => (toolsetOf(t) === "builds" && t.safe) || t.name === "merge_pull_request",
+    why: "--tools adds named tools, whatever their safety",
+  },
+  {
+    flags: { toolsets: ["builds"], yolo: true, readOnly: true },
+    expect: (t) => toolsetOf(t) === "builds" && t.readOnly,
+    why: "--read-only wins within a toolset",
+  },
+  {
+    flags: { toolsets: ["refs", "commits"], exclude: ["create_tag"] },
+    expect: (t) =>
+      ["refs", "commits"].includes(toolsetOf(t) ?? "") && t.safe && t.name !== "create_tag",
+    why: "--exclude applies last",
+  },
+];
+for (const c of setCases) {
+  Deno.test(`toolsets: ${c.why}`, () => {
+    const expected = CATALOGUE.filter(c.expect).map((t) => t.name);
+    assert.ok(expected.length > 0);
+    assert.deepEqual(names(selectTools(CATALOGUE, { ...base, ...c.flags })), expected);
+  });
+}
+
+Deno.test("toolsets: an unknown toolset name is reported", () => {
+  assert.deepEqual(unknownToolsets(["refs", "nope"]), ["nope"]);
 });

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { CATALOGUE, toolsetOf } from "../src/tools/catalogue.ts";
 import { USAGE } from "../src/cli/flags.ts";
 
 const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
 
-Deno.test("README's tool table lists every tool, in catalogue order, with its access level", () => {
-  const rows = [...README.matchAll(/^\| `([a-z_]+)` +\| (read-only|safe write|unsafe write) +\|/gm)]
-    .map((m) => [
-      m[1],
-      m[2],
-    ]);
-  assert.deepEqual(rows, CATALOGUE.map((t) => [t.name, t.access]));
+Deno.test("README's tool table lists every tool, in catalogue order, with its access level and toolset", () => {
+  const rows = [
+    ...README.matchAll(
+      /^\| `([a-z_]+)` +\| (read-only|safe write|unsafe write) +\| ([a-z_]+) +\|/gm,
+    ),
+  ].map((m) => [m[1], m[2], m[3]]);
+  assert.deepEqual(rows, CATALOGUE.map((t) => [t.name, t.access, toolsetOf(t)]));
 });
 
 Deno.test("README documents every flag and environment variable the CLI knows", () => {

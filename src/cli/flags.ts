@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { StartupError } from "../config.ts";
+import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
 
 /** The parsed command line. */
 export interface Flags {
@@ -8,9 +9,14 @@ export interface Flags {
   yolo: boolean;
   readOnly: boolean;
   tools?: string[];
+  toolsets?: string[];
   exclude?: string[];
   timeoutSeconds?: number;
   json: boolean;
+  /** Serve Streamable HTTP on this address instead of stdio. */
+  http?: ListenAddress;
+  /** Extra host names accepted in Host and Origin headers (HTTP mode). */
+  allowHosts?: string[];
   help: boolean;
   version: boolean;
 }
@@ -20,22 +26,31 @@ export const USAGE = `bitbucket-mcp: an MCP server for Bitbucket Data Center
 
 Usage:
   bitbucket-mcp [serve] [flags]   serve MCP over stdio (default)
+  bitbucket-mcp serve --http [host:]port [flags]
+                                  serve MCP over Streamable HTTP at /mcp (stateless)
   bitbucket-mcp tools [--json]    list the tools and whether the flags expose them
 
 Flags:
   --url URL          Bitbucket base URL (overrides BITBUCKET_URL)
   --yolo             also expose unsafe write tools (merge, decline, approve, ...)
   --read-only        expose read-only tools only (wins over every other flag)
-  --tools a,b        expose exactly these tools (overrides the safety filter)
+  --toolsets a,b     expose only these toolsets: repositories, refs, commits,
+                     pull_requests, builds, source (safety filter still applies)
+  --tools a,b        expose these tools too (or only these, without --toolsets),
+                     whatever their safety
   --exclude c,d      hide these tools (applied last)
   --timeout SECONDS  per-request timeout (default 30)
   --json             with tools: machine-readable output
+  --http [HOST:]PORT serve Streamable HTTP on this address (host defaults to 127.0.0.1);
+                     callers may send their own token as Authorization: Bearer
+  --allow-host a,b   with --http: also accept these names in Host/Origin headers
+                     (localhost, 127.0.0.1 and [::1] always are)
   -h, --help         this text
   -V, --version      print the version
 
 Environment:
   BITBUCKET_URL       Bitbucket base URL, e.g. https://bitbucket.example.com
-  BITBUCKET_TOKEN     HTTP access token (never accepted as a flag)
+  BITBUCKET_TOKEN     HTTP access token (never accepted as a flag; optional with --http)
   BITBUCKET_USERNAME  optional: send the token as Basic auth for this user
 `;
 
@@ -62,9 +77,12 @@ export function parseFlags(argv: readonly string[]): Flags {
         yolo: { type: "boolean", default: false },
         "read-only": { type: "boolean", default: false },
         tools: { type: "string" },
+        toolsets: { type: "string" },
         exclude: { type: "string" },
         timeout: { type: "string" },
         json: { type: "boolean", default: false },
+        http: { type: "string" },
+        "allow-host": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -90,15 +108,31 @@ export function parseFlags(argv: readonly string[]): Flags {
       );
     }
   }
+  if (values.http !== undefined && command !== "serve") {
+    throw new StartupError("--http applies to serve only");
+  }
+  if (values["allow-host"] !== undefined && values.http === undefined) {
+    throw new StartupError("--allow-host applies to --http only");
+  }
+  const allowHosts = names(values["allow-host"]);
+  const badHost = allowHosts?.find((h) => !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(h));
+  if (badHost !== undefined) {
+    throw new StartupError(
+      `--allow-host takes host names without scheme or port, not ${JSON.stringify(badHost)}`,
+    );
+  }
   return {
     command,
     url: values.url,
     yolo: values.yolo,
     readOnly: values["read-only"],
     tools: names(values.tools),
+    toolsets: names(values.toolsets),
     exclude: names(values.exclude),
     timeoutSeconds,
     json: values.json,
+    http: values.http === undefined ? undefined : parseListenAddress(values.http),
+    allowHosts,
     help: values.help,
     version: values.version,
   };

@@ -1,16 +1,27 @@
 import process from "node:process";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { BitbucketClient } from "../bitbucket/client.ts";
-import { checkNetPermission, processEnv, readConfig, StartupError } from "../config.ts";
+import {
+  checkListenPermission,
+  checkNetPermission,
+  processEnv,
+  readConfig,
+  StartupError,
+} from "../config.ts";
 import { createServerFactory } from "../server/factory.ts";
-import { selectTools, unknownToolNames } from "../server/gating.ts";
-import { CATALOGUE } from "../tools/catalogue.ts";
+import { selectTools, unknownToolNames, unknownToolsets } from "../server/gating.ts";
+import { serveHttp } from "../server/http.ts";
+import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
+import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { VERSION } from "../version.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
 import { writeErr, writeOut } from "./output.ts";
 import { toolsListing } from "./tools_command.ts";
 
-/** Runs the command line; resolves to the exit status. Serving resolves only once stdio closes. */
+/**
+ * Runs the command line; resolves to the exit status. Serving resolves only
+ * once stdio closes, or, with --http, once SIGINT/SIGTERM has stopped the server.
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   try {
     const flags = parseFlags(argv);
@@ -22,6 +33,14 @@ export async function run(argv: readonly string[]): Promise<number> {
       writeOut(`bitbucket-mcp ${VERSION}`);
       return 0;
     }
+    const unknownSets = unknownToolsets(flags.toolsets ?? []);
+    if (unknownSets.length > 0) {
+      throw new StartupError(
+        `unknown toolset ${unknownSets.join(", ")}: the toolsets are ${
+          TOOLSETS.map((s) => s.name).join(", ")
+        }`,
+      );
+    }
     const unknown = unknownToolNames(CATALOGUE, [...flags.tools ?? [], ...flags.exclude ?? []]);
     if (unknown.length > 0) {
       throw new StartupError(
@@ -32,6 +51,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       writeOut(toolsListing(CATALOGUE, flags, flags.json));
       return 0;
     }
+    if (flags.http) return await serveOverHttp(flags, flags.http);
     return await serve(flags);
   } catch (error) {
     if (error instanceof StartupError) {
@@ -58,6 +78,52 @@ async function serve(flags: Flags): Promise<number> {
   Deno.addSignalListener("SIGTERM", stop);
   await stdinClosed();
   await handle.close();
+  return 0;
+}
+
+/**
+ * Serves Streamable HTTP until SIGINT or SIGTERM, then stops cleanly (letting
+ * answers in flight finish) and resolves to 0. A second signal exits at once.
+ */
+async function serveOverHttp(flags: Flags, address: ListenAddress): Promise<number> {
+  const config = readConfig(flags, processEnv, { tokenOptional: true });
+  const where = formatHostPort(address.hostname, address.port);
+  await checkNetPermission(config.baseUrl);
+  await checkListenPermission(where);
+  let server;
+  try {
+    server = serveHttp({
+      tools: selectTools(CATALOGUE, flags),
+      config,
+      address,
+      allowHosts: flags.allowHosts,
+      onerror: (error) => writeErr(`bitbucket-mcp: ${error.message}`),
+    });
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {
+      throw new StartupError(`cannot listen on ${where}: ${error.message}`);
+    }
+    throw error;
+  }
+  writeErr(
+    `bitbucket-mcp: serving MCP at ${server.url.href} (health: ${server.url.origin}/healthz)`,
+  );
+  if (!config.token) {
+    writeErr(
+      "bitbucket-mcp: no BITBUCKET_TOKEN: requests without 'Authorization: Bearer <token>' are refused",
+    );
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) Deno.exit(1);
+    stopping = true;
+    void server.shutdown();
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+  Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", stop);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { selectTools, type ToolSelection } from "../server/gating.ts";
+import { toolsetOf } from "../tools/catalogue.ts";
 import type { Tool } from "../tools/define.ts";
 
 /** The `tools` command's output: every tool, its access, and whether these flags expose it. */
@@ -10,14 +11,18 @@ export function toolsListing(
   const exposed = new Set(selectTools(catalogue, selection).map((t) => t.name));
   const rows = catalogue.map((tool) => ({
     name: tool.name,
+    toolset: toolsetOf(tool) ?? "",
     access: tool.access,
     exposed: exposed.has(tool.name),
     description: tool.description,
   }));
   if (json) return JSON.stringify({ tools: rows }, null, 2);
   const width = Math.max(...rows.map((r) => r.name.length));
+  const setWidth = Math.max(...rows.map((r) => r.toolset.length));
   const lines = rows.map((r) =>
-    `${r.exposed ? " " : "-"} ${r.name.padEnd(width)}  ${r.access.padEnd(12)}  ${r.description}`
+    `${r.exposed ? " " : "-"} ${r.name.padEnd(width)}  ${r.toolset.padEnd(setWidth)}  ${
+      r.access.padEnd(12)
+    }  ${r.description}`
   );
   return [...lines, "", "(- = withheld by the current flags; --yolo exposes unsafe writes)"].join(
     "\n",

@@ -1,0 +1,201 @@
+/**
+ * Streamable HTTP mode: the same tools and gating as stdio, served statelessly
+ * through the SDK's `createMcpHandler` on `Deno.serve`. Each request is
+ * answered by a fresh server bound to a Bitbucket client for that request's
+ * token: the caller's own `Authorization: Bearer` token, else the server-wide
+ * one. Tokens live only as long as their request and are never logged.
+ */
+import {
+  type AuthInfo,
+  createMcpHandler,
+  localhostAllowedHostnames,
+  type McpRequestContext,
+  validateHostHeader,
+  validateOriginHeader,
+} from "@modelcontextprotocol/server";
+import { BitbucketClient } from "../bitbucket/client.ts";
+import type { SharedConfig } from "../config.ts";
+import type { Tool } from "../tools/define.ts";
+import { SERVER_NAME, VERSION } from "../version.ts";
+import { createServer } from "./factory.ts";
+import { formatHostPort, type ListenAddress } from "./listen_address.ts";
+
+/** The path MCP is served on. */
+export const MCP_PATH = "/mcp";
+/** The path of the health check, which never touches Bitbucket. */
+export const HEALTH_PATH = "/healthz";
+
+/** What the HTTP handler serves and whom it accepts. */
+export interface HttpHandlerOptions {
+  tools: readonly Tool[];
+  /** The Bitbucket endpoint; its token, when set, serves requests that bring none. */
+  config: SharedConfig;
+  /** Host names accepted in Host and Origin headers besides localhost, 127.0.0.1 and [::1]. */
+  allowHosts?: readonly string[];
+  /** The address listened on; accepted in Host and Origin headers too unless it is a wildcard. */
+  listenHostname?: string;
+  /** Reports rejected requests and out-of-band errors (never with a token in them). */
+  onerror?: (error: Error) => void;
+}
+
+/** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
+export interface HttpHandler {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Options for {@link serveHttp}: the handler's, plus where to listen. */
+export interface ServeHttpOptions extends HttpHandlerOptions {
+  address: ListenAddress;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  /** The MCP endpoint, with the port actually bound. */
+  url: URL;
+  /** Resolves once the server has stopped. */
+  finished: Promise<void>;
+  /** Stops accepting requests, aborts open exchanges and waits for the server to stop. */
+  shutdown(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** `clientId` of the request-scoped auth info when the token is the server-wide one. */
+const SERVER_WIDE = "bitbucket-mcp:server-wide-token";
+/** `clientId` of the request-scoped auth info when the caller brought the token. */
+const CALLER = "bitbucket-mcp:caller-token";
+
+/** The Host/Origin allow-list: the localhost names, the listen host when it is a real name, and `extra`. */
+export function allowedHostnames(
+  listenHostname: string | undefined,
+  extra: readonly string[] = [],
+): string[] {
+  const names = new Set(localhostAllowedHostnames());
+  if (listenHostname && listenHostname !== "0.0.0.0" && listenHostname !== "::") {
+    names.add(listenHostname.includes(":") ? `[${listenHostname}]` : listenHostname);
+  }
+  for (const name of extra) names.add(name.toLowerCase());
+  return [...names];
+}
+
+/** A JSON-RPC error body with an HTTP status, as the SDK's own rejections look. */
+function rejection(status: number, message: string, headers: HeadersInit = {}): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message }, id: null },
+    { status, headers },
+  );
+}
+
+/**
+ * The token a request is served with: its own `Authorization: Bearer` token,
+ * else the server-wide one; a Response when the request must be refused.
+ */
+function requestAuth(request: Request, serverToken: string | undefined): AuthInfo | Response {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    if (!match) {
+      return rejection(
+        401,
+        "Authorization must be 'Bearer <Bitbucket HTTP access token>'",
+        { "WWW-Authenticate": 'Bearer realm="bitbucket-mcp"' },
+      );
+    }
+    return { token: match[1]!, clientId: CALLER, scopes: [] };
+  }
+  if (serverToken) return { token: serverToken, clientId: SERVER_WIDE, scopes: [] };
+  return rejection(
+    401,
+    "no Bitbucket token: send your HTTP access token as 'Authorization: Bearer <token>'",
+    { "WWW-Authenticate": 'Bearer realm="bitbucket-mcp"' },
+  );
+}
+
+/**
+ * Builds the HTTP handler: `/healthz` answers at once; `/mcp` checks Host and
+ * Origin (DNS-rebinding protection), picks the request's token, and hands the
+ * request to the SDK with a server factory that binds a Bitbucket client to
+ * that token. Everything else is 404.
+ */
+export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
+  const { tools, config } = options;
+  const allowed = allowedHostnames(options.listenHostname, options.allowHosts);
+  const factory = (ctx: McpRequestContext) => {
+    const auth = ctx.authInfo;
+    if (!auth) throw new Error("a request reached the server factory without a token");
+    const bitbucket = new BitbucketClient({
+      baseUrl: config.baseUrl,
+      token: auth.token,
+      // BITBUCKET_USERNAME belongs to the server-wide token; a caller's token is always Bearer.
+      username: auth.clientId === SERVER_WIDE ? config.username : undefined,
+      timeoutMs: config.timeoutMs,
+    });
+    return createServer(tools, bitbucket);
+  };
+  const mcp = createMcpHandler(factory, { onerror: options.onerror });
+
+  return {
+    async fetch(request) {
+      const { pathname } = new URL(request.url);
+      if (pathname === HEALTH_PATH) {
+        if (request.method !== "GET" && request.method !== "HEAD") {
+          return new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+        }
+        return Response.json({ status: "ok", name: SERVER_NAME, version: VERSION });
+      }
+      if (pathname !== MCP_PATH) {
+        return rejection(404, `not found: MCP is served at ${MCP_PATH}`);
+      }
+      const host = validateHostHeader(request.headers.get("host"), allowed);
+      if (!host.ok) return rejection(403, `${host.message}: add it with --allow-host`);
+      const origin = validateOriginHeader(request.headers.get("origin"), allowed);
+      if (!origin.ok) return rejection(403, `${origin.message}: add it with --allow-host`);
+      const auth = requestAuth(request, config.token);
+      if (auth instanceof Response) return auth;
+      return await mcp.fetch(request, { authInfo: auth });
+    },
+    close: () => mcp.close(),
+  };
+}
+
+/**
+ * The same request with a signal that aborts only if the client goes away
+ * before its answer is delivered. Deno's own `request.signal` also aborts after
+ * every successful response (and warns once when read), so it is never touched.
+ */
+function withDisconnectSignal(request: Request, completed: Promise<void>): Request {
+  const abort = new AbortController();
+  completed.catch(() => abort.abort());
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: abort.signal,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/** Serves the HTTP handler on `Deno.serve` at the given address until {@link HttpServer.shutdown}. */
+export function serveHttp(options: ServeHttpOptions): HttpServer {
+  const handler = createHttpHandler({ ...options, listenHostname: options.address.hostname });
+  const server = Deno.serve(
+    { hostname: options.address.hostname, port: options.address.port, onListen() {} },
+    (request, info) => handler.fetch(withDisconnectSignal(request, info.completed)),
+  );
+  const addr = server.addr as Deno.NetAddr;
+  const url = new URL(`http://${formatHostPort(addr.hostname, addr.port)}${MCP_PATH}`);
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      await handler.close();
+      await server.shutdown();
+    })();
+    return stopping;
+  };
+  return {
+    url,
+    finished: server.finished,
+    shutdown,
+    [Symbol.asyncDispose]: shutdown,
+  };
+}

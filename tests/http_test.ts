@@ -1,0 +1,278 @@
+/**
+ * Streamable HTTP mode: the same catalogue over `serve --http`, stateless,
+ * each request served with its caller's own Bitbucket token (or the
+ * server-wide one), behind Host/Origin validation, with a /healthz that never
+ * touches Bitbucket.
+ */
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { parseListenAddress } from "../src/server/listen_address.ts";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { VERSION } from "../src/version.ts";
+import { ALL_ROUTES } from "./cases/mod.ts";
+import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
+import {
+  connectHttp,
+  type Era,
+  freePort,
+  rawHttp,
+  spawnHttpMain,
+  startHttp,
+} from "./support/http_server.ts";
+import { ALL_TOOL_NAMES, callEveryTool } from "./support/payload.ts";
+import { runMain } from "./support/spawn.ts";
+
+const TOKEN_A = "caller-A-SECRET-1111";
+const TOKEN_B = "caller-B-SECRET-2222";
+const SERVER_TOKEN = "server-wide-SECRET-3333";
+const ENV_FLAG = "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME";
+
+/** A JSON-RPC initialize body for raw requests. */
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "0" },
+  },
+});
+const MCP_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+};
+
+for (const era of ["modern", "legacy"] as Era[]) {
+  Deno.test(`HTTP, ${era} era: tools/list and every tool answer, with the caller's token`, async () => {
+    await using h = startHttp();
+    const client = await connectHttp(h.url, era, TOKEN_A);
+    try {
+      assert.equal(
+        client.getNegotiatedProtocolVersion(),
+        era === "modern" ? "2026-07-28" : "2025-11-25",
+      );
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ALL_TOOL_NAMES);
+      assert.equal(
+        await callEveryTool((name, args) => client.callTool({ name, arguments: args })),
+        CATALOGUE.length,
+      );
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(h.fixture.unmatched, []);
+    assert.ok(h.fixture.requests.length > 0);
+    for (const request of h.fixture.requests) {
+      assert.equal(request.headers.authorization, `Bearer ${TOKEN_A}`);
+    }
+  });
+}
+
+Deno.test("HTTP: two concurrent clients with different tokens each reach Bitbucket with their own token only", async () => {
+  // A server-wide token is set too: a caller's own token must win over it.
+  await using h = startHttp({ serverToken: SERVER_TOKEN });
+  const a = await connectHttp(h.url, "modern", TOKEN_A);
+  const b = await connectHttp(h.url, "legacy", TOKEN_B);
+  try {
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 8; i++) {
+      calls.push(a.callTool({ name: "list_tags", arguments: { project: "PROJ", repo: "web" } }));
+      calls.push(
+        b.callTool({ name: "list_branches", arguments: { project: "PROJ", repo: "web" } }),
+      );
+    }
+    const results = await Promise.all(calls) as { isError?: boolean }[];
+    assert.ok(results.every((r) => r.isError !== true));
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  const seen = (part: string) =>
+    h.fixture.requests.filter((r) => r.path.includes(part)).map((r) => r.headers.authorization);
+  assert.equal(seen("/tags").length, 8);
+  assert.ok(seen("/branches").length >= 8);
+  assert.deepEqual(new Set(seen("/tags")), new Set([`Bearer ${TOKEN_A}`]));
+  assert.deepEqual(new Set(seen("/branches")), new Set([`Bearer ${TOKEN_B}`]));
+  assert.equal(h.fixture.requests.length, seen("/tags").length + seen("/branches").length);
+});
+
+Deno.test("HTTP: a request without a token uses BITBUCKET_TOKEN (with BITBUCKET_USERNAME); a caller's token stays Bearer", async () => {
+  await using h = startHttp({ serverToken: SERVER_TOKEN, username: "svc" });
+  for (const token of [undefined, TOKEN_A]) {
+    const client = await connectHttp(h.url, "modern", token);
+    try {
+      const result = await client.callTool({
+        name: "list_tags",
+        arguments: { project: "PROJ", repo: "web" },
+      });
+      assert.notEqual(result.isError, true);
+    } finally {
+      await client.close();
+    }
+  }
+  assert.deepEqual(h.fixture.requests.map((r) => r.headers.authorization), [
+    `Basic ${btoa(`svc:${SERVER_TOKEN}`)}`,
+    `Bearer ${TOKEN_A}`,
+  ]);
+});
+
+Deno.test("HTTP: no token and no BITBUCKET_TOKEN is refused with 401 before anything runs", async () => {
+  await using h = startHttp();
+  const response = await fetch(h.url, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE });
+  assert.equal(response.status, 401);
+  assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer /);
+  assert.match(await response.text(), /Authorization: Bearer/);
+  const malformed = await fetch(h.url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, Authorization: `Basic ${btoa("u:p")}` },
+    body: INITIALIZE,
+  });
+  assert.equal(malformed.status, 401);
+  await malformed.body?.cancel();
+  const client = new Client({ name: "no-token", version: "0" });
+  await assert.rejects(client.connect(new StreamableHTTPClientTransport(h.url)));
+  assert.deepEqual(h.fixture.requests, []);
+});
+
+Deno.test("HTTP: a foreign Origin is refused with 403; a localhost origin is served", async () => {
+  await using h = startHttp({ serverToken: SERVER_TOKEN });
+  const refused = await fetch(h.url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, Origin: "https://evil.example" },
+    body: INITIALIZE,
+  });
+  assert.equal(refused.status, 403);
+  assert.match(await refused.text(), /Invalid Origin: evil\.example/);
+  const local = await fetch(h.url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, Origin: "http://localhost:6274" },
+    body: INITIALIZE,
+  });
+  assert.equal(local.status, 200);
+  assert.match(await local.text(), /"protocolVersion":"2025-06-18"/);
+});
+
+Deno.test("HTTP: a foreign Host is refused with 403 (DNS rebinding); --allow-host names are served", async () => {
+  await using h = startHttp({ serverToken: SERVER_TOKEN, allowHosts: ["MCP.example.com"] });
+  const port = Number(h.url.port);
+  const head = (host: string) => [
+    "POST /mcp HTTP/1.1",
+    `Host: ${host}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+  ];
+  const refused = await rawHttp(port, head("rebound.evil.example"), INITIALIZE);
+  assert.equal(refused.status, 403);
+  assert.match(refused.text, /Invalid Host: rebound\.evil\.example/);
+  const allowed = await rawHttp(port, head("mcp.example.com:443"), INITIALIZE);
+  assert.equal(allowed.status, 200);
+  assert.match(allowed.text, /"serverInfo":\{"name":"bitbucket-mcp"/);
+  assert.deepEqual(h.fixture.requests, []);
+});
+
+Deno.test("HTTP: /healthz answers without a token and without touching Bitbucket; other paths are 404", async () => {
+  await using h = startHttp();
+  const health = await fetch(new URL("/healthz", h.url));
+  assert.equal(health.status, 200);
+  assert.deepEqual(await health.json(), { status: "ok", name: "bitbucket-mcp", version: VERSION });
+  const other = await fetch(new URL("/other", h.url));
+  assert.equal(other.status, 404);
+  await other.body?.cancel();
+  const get = await fetch(h.url, { headers: { Authorization: `Bearer ${TOKEN_A}` } });
+  assert.equal(get.status, 405, "stateless: no GET stream, no sessions");
+  await get.body?.cancel();
+  assert.deepEqual(h.fixture.requests, []);
+});
+
+Deno.test("end to end: deno run main.ts serve --http with net permission for the listen address and Bitbucket only", async () => {
+  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const port = freePort();
+  // No BITBUCKET_TOKEN: in HTTP mode every caller brings its own.
+  const server = await spawnHttpMain(
+    [`--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`, ENV_FLAG],
+    ["serve", "--http", `127.0.0.1:${port}`, "--read-only"],
+    { BITBUCKET_URL: fixture.url },
+  );
+  let stopped: { code: number; stdout: string; stderr: string } | undefined;
+  try {
+    assert.equal(server.url.href, `http://127.0.0.1:${port}/mcp`);
+    const health = await fetch(new URL("/healthz", server.url));
+    assert.equal((await health.json()).status, "ok");
+    for (const era of ["modern", "legacy"] as Era[]) {
+      const client = await connectHttp(server.url, era, TOKEN_A);
+      try {
+        const { tools } = await client.listTools();
+        const expected = CATALOGUE.filter((t) => t.readOnly).map((t) => t.name);
+        assert.deepEqual(tools.map((t) => t.name), expected, "gating applies over HTTP too");
+        const result = await client.callTool({
+          name: "list_tags",
+          arguments: { project: "PROJ", repo: "web" },
+        });
+        assert.equal(
+          (result.structuredContent as { tags: { displayId: string }[] }).tags[0]?.displayId,
+          "v1.0.0",
+        );
+      } finally {
+        await client.close();
+      }
+    }
+  } finally {
+    stopped = await server.stop();
+    await fixture.close();
+  }
+  assert.equal(stopped.code, 0, `SIGTERM stops the server cleanly: ${stopped.stderr}`);
+  assert.equal(stopped.stdout, "", "nothing on stdout");
+  assert.ok(!stopped.stderr.includes(TOKEN_A), "the caller's token is never logged");
+  assert.deepEqual(
+    new Set(fixture.requests.map((r) => r.headers.authorization)),
+    new Set([`Bearer ${TOKEN_A}`]),
+  );
+});
+
+Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
+  assert.deepEqual(parseListenAddress("8080"), { hostname: "127.0.0.1", port: 8080 });
+  assert.deepEqual(parseListenAddress("0.0.0.0:0"), { hostname: "0.0.0.0", port: 0 });
+  assert.deepEqual(parseListenAddress("[::1]:9000"), { hostname: "::1", port: 9000 });
+  assert.deepEqual(parseListenAddress("mcp.internal:80"), { hostname: "mcp.internal", port: 80 });
+  for (const bad of ["", "host:", "99999", "::1:80", "http://host:80", "80x"]) {
+    assert.throws(() => parseListenAddress(bad), /--http takes \[host:\]port/, bad);
+  }
+});
+
+const HTTP_STARTUP_ERRORS: { why: string; flags: string[]; args: string[]; says: RegExp }[] = [
+  {
+    why: "no permission to listen",
+    flags: ["--allow-net=bitbucket.example.com", ENV_FLAG],
+    args: ["serve", "--http", "127.0.0.1:8080"],
+    says: /no network permission to listen on 127\.0\.0\.1:8080: add it to --allow-net/,
+  },
+  {
+    why: "--allow-host without --http",
+    flags: ["--allow-net=bitbucket.example.com", ENV_FLAG],
+    args: ["--allow-host", "mcp.example.com"],
+    says: /--allow-host applies to --http only/,
+  },
+  {
+    why: "--allow-host with a scheme",
+    flags: ["--allow-net=bitbucket.example.com", ENV_FLAG],
+    args: ["--http", "8080", "--allow-host", "https://mcp.example.com"],
+    says: /--allow-host takes host names without scheme or port/,
+  },
+  {
+    why: "--http with the tools command",
+    flags: [],
+    args: ["tools", "--http", "8080"],
+    says: /--http applies to serve only/,
+  },
+];
+
+for (const c of HTTP_STARTUP_ERRORS) {
+  Deno.test(`startup: ${c.why} prints one actionable line and exits 2`, async () => {
+    const out = await runMain(c.flags, c.args, { BITBUCKET_URL: "https://bitbucket.example.com" });
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(out.stdout, "");
+    assert.equal(out.stderr.trimEnd().split("\n").length, 1, out.stderr);
+    assert.match(out.stderr, c.says);
+  });
+}

@@ -1,0 +1,161 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { selectTools } from "../../src/server/gating.ts";
+import { serveHttp } from "../../src/server/http.ts";
+import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { ALL_ROUTES } from "../cases/mod.ts";
+import { MAIN } from "./spawn.ts";
+import { type FixtureBitbucket, startFixtureBitbucket } from "./fixture_bitbucket.ts";
+
+/** The HTTP mode on 127.0.0.1 (a free port), in process, in front of a fresh fixture Bitbucket. */
+export interface HttpHarness {
+  /** The MCP endpoint. */
+  url: URL;
+  fixture: FixtureBitbucket;
+  /** Everything the server reported through `onerror`. */
+  errors: string[];
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options for {@link startHttp}. */
+export interface StartHttpOptions {
+  /** The server-wide token (BITBUCKET_TOKEN); absent by default. */
+  serverToken?: string;
+  username?: string;
+  allowHosts?: string[];
+}
+
+/** Starts the HTTP mode with every tool (`--yolo`), backed by a fresh fixture Bitbucket. */
+export function startHttp(options: StartHttpOptions = {}): HttpHarness {
+  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const errors: string[] = [];
+  const server = serveHttp({
+    tools: selectTools(CATALOGUE, { yolo: true, readOnly: false }),
+    config: {
+      baseUrl: new URL(fixture.url),
+      token: options.serverToken,
+      username: options.username,
+      timeoutMs: 5000,
+    },
+    address: { hostname: "127.0.0.1", port: 0 },
+    allowHosts: options.allowHosts,
+    onerror: (error) => errors.push(error.message),
+  });
+  const close = async () => {
+    await server.shutdown();
+    await fixture.close();
+  };
+  return { url: server.url, fixture, errors, close, [Symbol.asyncDispose]: close };
+}
+
+/** Which era a client speaks: `modern` pins 2026-07-28, `legacy` the 2025 handshake. */
+export type Era = "modern" | "legacy";
+
+/** Connects a v2 client over Streamable HTTP, sending `token` (if any) as `Authorization: Bearer`. */
+export async function connectHttp(url: URL, era: Era, token?: string): Promise<Client> {
+  const client = new Client(
+    { name: `http-${era}`, version: "0.0.0" },
+    { versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" } },
+  );
+  const transport = new StreamableHTTPClientTransport(
+    url,
+    token === undefined ? {} : { authProvider: { token: () => Promise.resolve(token) } },
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/** A raw HTTP/1.1 exchange over TCP, for headers `fetch` will not send as given (Host). */
+export async function rawHttp(
+  port: number,
+  head: string[],
+  body = "",
+): Promise<{ status: number; text: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    const bytes = new TextEncoder().encode(body);
+    const request = [...head, `Content-Length: ${bytes.length}`, "Connection: close", "", body]
+      .join("\r\n");
+    await conn.write(new TextEncoder().encode(request));
+    const text = await new Response(conn.readable).text();
+    return { status: Number(text.split(" ")[1]), text };
+  } finally {
+    try {
+      conn.close();
+    } catch {
+      // already closed by reading the response to its end
+    }
+  }
+}
+
+/** The real entry point serving HTTP in a child process. */
+export interface SpawnedHttpServer {
+  /** The MCP endpoint the server announced on stderr. */
+  url: URL;
+  /** Sends SIGTERM and waits for the exit status and everything the server printed. */
+  stop(): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/** A port that was free a moment ago, for a permission scoped to one listen address. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/**
+ * Runs `deno run <denoFlags> main.ts <args>` with exactly `env` and waits for
+ * its "serving MCP at URL" line on stderr.
+ */
+export async function spawnHttpMain(
+  denoFlags: string[],
+  args: string[],
+  env: Record<string, string>,
+): Promise<SpawnedHttpServer> {
+  const denoDir = Deno.env.get("DENO_DIR");
+  const child = new Deno.Command("deno", {
+    args: ["run", "--no-prompt", ...denoFlags, MAIN, ...args],
+    env: {
+      ...env,
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+      ...(denoDir ? { DENO_DIR: denoDir } : {}),
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = new Response(child.stdout).text();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let stderr = "";
+  let url: URL | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) {
+      const { code } = await child.status;
+      throw new Error(`the server exited (${code}) before listening: ${stderr}`);
+    }
+    stderr += value;
+    const match = /serving MCP at (\S+)/.exec(stderr);
+    if (match) url = new URL(match[1]!);
+  }
+  const drained = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      stderr += value;
+    }
+  })();
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      const { code } = await child.status;
+      await drained;
+      return { code, stdout: await stdout, stderr };
+    },
+  };
+}

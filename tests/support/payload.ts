@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import type { Tool } from "../../src/tools/define.ts";
+import { toolArguments } from "../cases/mod.ts";
+
+/** A tools/call result as any SDK generation (or a raw exchange) hands it back. */
+export interface AnyCallResult {
+  isError?: unknown;
+  structuredContent?: unknown;
+  content?: unknown;
+}
+
+/**
+ * Calls one tool by name with arguments, through whichever client a test
+ * drives; older SDKs type their results loosely, so the answer is checked at
+ * run time.
+ */
+export type CallTool = (name: string, args: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * Asserts what every client must get from a tool: no error, a named plain
+ * object as `structuredContent` (never an array), and a text block that
+ * carries the same JSON (or, for document tools, the document).
+ */
+export function assertNamedPayload(tool: Tool, result: AnyCallResult): void {
+  const where = `${tool.name}: ${JSON.stringify(result.content)?.slice(0, 300)}`;
+  assert.notEqual(result.isError, true, where);
+  const structured = result.structuredContent;
+  assert.ok(
+    typeof structured === "object" && structured !== null && !Array.isArray(structured),
+    `${tool.name}: structuredContent must be a plain object`,
+  );
+  assert.ok(Object.keys(structured).length > 0, `${tool.name}: the payload is named`);
+  const content = result.content as { type: string; text?: string }[] | undefined;
+  const text = content?.find((c) => c.type === "text")?.text;
+  assert.equal(typeof text, "string", `${tool.name}: a text block`);
+  if (tool.hasDocumentText) {
+    assert.ok(text!.length > 0, `${tool.name}: the document text is not empty`);
+  } else {
+    assert.deepEqual(JSON.parse(text!), structured, `${tool.name}: text carries the same JSON`);
+  }
+}
+
+/**
+ * Calls every tool of the catalogue with its contract-table arguments and
+ * checks each answer with {@link assertNamedPayload}. Resolves to the number
+ * of tools called, so a test can also prove it called them all.
+ */
+export async function callEveryTool(call: CallTool): Promise<number> {
+  let called = 0;
+  for (const tool of CATALOGUE) {
+    const entry = toolArguments[tool.name];
+    assert.ok(entry, `no toolArguments entry for ${tool.name}`);
+    assertNamedPayload(tool, (await call(tool.name, entry.args)) as AnyCallResult);
+    called++;
+  }
+  return called;
+}
+
+/** The names every client must see in tools/list when all tools are selected, in order. */
+export const ALL_TOOL_NAMES: readonly string[] = CATALOGUE.map((t) => t.name);

@@ -1,0 +1,123 @@
+import { MAIN, scopedPermissions } from "./spawn.ts";
+import { TEST_TOKEN } from "./harness.ts";
+
+/** How any stdio MCP client (any SDK generation, or a raw pipe) starts the real server. */
+export interface StdioServerParams {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * `deno run` of main.ts with the permissions a user would grant for the
+ * fixture's host, the fixture's URL and the test token, and `--yolo` (so every
+ * tool of the catalogue is listed) unless other server flags are given. The
+ * environment is complete on its own: some clients pass nothing else through.
+ */
+export function stdioServerParams(
+  fixtureUrl: string,
+  serverArgs: string[] = ["--yolo"],
+): StdioServerParams {
+  const env: Record<string, string> = {
+    BITBUCKET_URL: fixtureUrl,
+    BITBUCKET_TOKEN: TEST_TOKEN,
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "",
+    NO_COLOR: "1",
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return {
+    command: "deno",
+    args: [
+      "run",
+      "--no-prompt",
+      ...scopedPermissions(new URL(fixtureUrl).host),
+      MAIN,
+      ...serverArgs,
+    ],
+    env,
+  };
+}
+
+/** A JSON-RPC message as it travels on the wire. */
+export type Wire = Record<string, unknown> & { id?: number | string; method?: string };
+
+/**
+ * A raw JSON-RPC conversation with the real server over its stdio: send
+ * messages, await the response to an id, and end by closing stdin.
+ */
+export class RawStdioSession {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #waiting = new Map<
+    number | string,
+    { resolve: (message: Wire) => void; reject: (error: Error) => void }
+  >();
+  readonly #lines: string[] = [];
+  readonly #reading: Promise<void>;
+  readonly #stderr: Promise<string>;
+
+  constructor(params: StdioServerParams) {
+    this.#child = new Deno.Command(params.command, {
+      args: params.args,
+      env: params.env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#stderr = new Response(this.#child.stderr).text();
+    this.#reading = this.#read();
+  }
+
+  async #read(): Promise<void> {
+    let buffer = "";
+    for await (const chunk of this.#child.stdout.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        this.#lines.push(line);
+        const message = JSON.parse(line) as Wire;
+        if (message.id !== undefined && !("method" in message)) {
+          this.#waiting.get(message.id)?.resolve(message);
+          this.#waiting.delete(message.id);
+        }
+      }
+    }
+    if (buffer.length > 0) this.#lines.push(buffer);
+    for (const { reject } of this.#waiting.values()) {
+      reject(new Error("the server closed stdout without answering"));
+    }
+  }
+
+  /** Every line the server wrote to stdout so far. */
+  get stdoutLines(): readonly string[] {
+    return this.#lines;
+  }
+
+  /** Sends one message (a notification, or a request whose answer is not awaited). */
+  async send(message: Wire): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  }
+
+  /** Sends a request and resolves with the response carrying its id. */
+  async request(message: Wire & { id: number | string }): Promise<Wire> {
+    const answered = new Promise<Wire>((resolve, reject) =>
+      this.#waiting.set(message.id, { resolve, reject })
+    );
+    await this.send(message);
+    return await answered;
+  }
+
+  /** Closes stdin and waits for the process to exit. */
+  async close(): Promise<{ code: number; stderr: string }> {
+    await this.#writer.close();
+    await this.#reading;
+    const { code } = await this.#child.status;
+    return { code, stderr: await this.#stderr };
+  }
+}
