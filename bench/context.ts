@@ -1,3 +1,4 @@
+import { TOOLSETS } from "../src/tools/catalogue.ts";
 import { connect } from "../tests/support/harness.ts";
 
 /** Bytes the catalogue costs: what a model sees, and the whole `tools/list` result. */
@@ -6,8 +7,12 @@ export interface ContextFigures {
   modelVisibleBytes: number;
   modelVisiblePerTool: number;
   toolsListBytes: number;
+  /** The floor: model-visible bytes per tool with every description (tool and argument) removed. */
+  structurePerTool: number;
   defaultCatalogueModelVisibleBytes: number;
   perTool: Record<string, { modelVisible: number; full: number }>;
+  /** Per toolset with default flags: tools exposed, model-visible bytes, whole tools/list bytes. */
+  perToolset: Record<string, { tools: number; modelVisible: number; toolsList: number }>;
 }
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
@@ -18,6 +23,17 @@ function modelVisible(tool: Record<string, unknown>): unknown {
   return { name, title, description, inputSchema, annotations };
 }
 
+/** A copy of a JSON value without any `description` keys: what the schema structure alone costs. */
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([k]) => k !== "description").map((
+      [k, v],
+    ) => [k, withoutDescriptions(v)]),
+  );
+}
+
 /** Measures the full catalogue (all tools) and the default one (no --yolo). */
 export async function measureContext(): Promise<ContextFigures> {
   const all = await listed({ yolo: true });
@@ -26,21 +42,35 @@ export async function measureContext(): Promise<ContextFigures> {
   for (const tool of all.tools) {
     perTool[tool.name as string] = { modelVisible: bytes(modelVisible(tool)), full: bytes(tool) };
   }
+  const perToolset: ContextFigures["perToolset"] = {};
+  for (const set of TOOLSETS) {
+    const listing = await listed({ toolsets: [set.name] });
+    perToolset[set.name] = {
+      tools: listing.tools.length,
+      modelVisible: listing.tools.reduce((n, t) => n + bytes(modelVisible(t)), 0),
+      toolsList: bytes(listing),
+    };
+  }
   const modelVisibleBytes = all.tools.reduce((n, t) => n + bytes(modelVisible(t)), 0);
   return {
     tools: all.tools.length,
     modelVisibleBytes,
     modelVisiblePerTool: Math.round(modelVisibleBytes / all.tools.length),
     toolsListBytes: bytes(all),
+    structurePerTool: Math.round(
+      all.tools.reduce((n, t) => n + bytes(withoutDescriptions(modelVisible(t))), 0) /
+        all.tools.length,
+    ),
     defaultCatalogueModelVisibleBytes: defaults.tools.reduce(
       (n, t) => n + bytes(modelVisible(t)),
       0,
     ),
     perTool,
+    perToolset,
   };
 }
 
-async function listed(selection: { yolo?: boolean }) {
+async function listed(selection: { yolo?: boolean; toolsets?: string[] }) {
   await using h = await connect({ selection, era: "legacy" });
   const result = await h.client.listTools();
   return result as unknown as { tools: Record<string, unknown>[] };

@@ -65,6 +65,11 @@ out(
   `| default catalogue (model-visible) | ${context.defaultCatalogueModelVisibleBytes} B | < 15 KB | |`,
 );
 out(`| whole tools/list result | ${context.toolsListBytes} B | | |`);
+for (const [name, set] of Object.entries(context.perToolset)) {
+  out(
+    `| toolset ${name} (default flags) | ${set.tools} tools: ${set.modelVisible} B model-visible, ${set.toolsList} B tools/list | | |`,
+  );
+}
 out(
   `| tool call p50 / p95 / p99 | ${overhead.toolCall.median.toFixed(2)} / ${
     overhead.toolCall.p95?.toFixed(2)

@@ -6,7 +6,11 @@ type JsonSchema = Record<string, unknown>;
 /** zod's bounds for `.int()`: they add bytes to every schema and tell a model nothing. */
 const NOISE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
-/** Drops what costs model context and says nothing: `$schema` (MCP's default dialect) and safe-integer bounds. */
+/**
+ * Drops what costs model context and tells a model nothing it would get
+ * wrong: `$schema` (MCP's default dialect), safe-integer bounds, and
+ * `minLength: 1` (zod still refuses an empty string, naming the argument).
+ */
 function trim(node: unknown, root: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => trim(n, false));
   if (typeof node !== "object" || node === null) return node;
@@ -14,6 +18,7 @@ function trim(node: unknown, root: boolean): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (root && key === "$schema") continue;
     if ((key === "maximum" || key === "minimum") && NOISE_BOUNDS.has(value as number)) continue;
+    if (key === "minLength" && value === 1) continue;
     out[key] = trim(value, false);
   }
   return out;

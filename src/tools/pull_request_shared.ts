@@ -48,7 +48,7 @@ export function oneOf<const T extends readonly string[]>(
 }
 
 /** The arguments that name one pull request. */
-export const PrArgs = RepoArgs.extend({ pr_id: idArg("Pull request id, e.g. 42") });
+export const PrArgs = RepoArgs.extend({ pr_id: idArg("Pull request id") });
 
 /** The REST path of a pull request; `rest` is appended as trusted literal text. */
 export function prPath(project: string, repo: string, id: number, rest = ""): string {
