@@ -8,9 +8,21 @@ export interface StartupFigures {
   toolsList: Summary;
   reference: Summary;
   toolsListOverReference: Summary;
+  /** Spawn to exit of a script that only loads the SDK and zod: what no server on them can beat. */
+  sdkFloor: Summary;
+  /** RSS of that script, in MB: the memory floor. */
+  sdkFloorRssMb: Summary;
 }
 
 const ONE_LINE = new URL("./one_line.ts", import.meta.url).pathname;
+const SDK_FLOOR = new URL("./sdk_floor.ts", import.meta.url).pathname;
+
+async function floorRun(): Promise<[number, number]> {
+  const start = performance.now();
+  const { stdout } = await new Deno.Command("deno", { args: ["run", SDK_FLOOR], stderr: "null" })
+    .output();
+  return [performance.now() - start, Number(new TextDecoder().decode(stdout))];
+}
 
 async function referenceRun(): Promise<number> {
   const start = performance.now();
@@ -36,11 +48,17 @@ export async function measureStartup(url: string, runs: number): Promise<Startup
   const init: number[] = [];
   const list: number[] = [];
   const ref: number[] = [];
+  const floor: number[] = [];
+  const floorRss: number[] = [];
+  await floorRun();
   for (let i = 0; i < runs; i++) {
     const [a, b] = await serverRun(url);
     init.push(a);
     list.push(b);
     ref.push(await referenceRun());
+    const [wall, rss] = await floorRun();
+    floor.push(wall);
+    floorRss.push(rss);
   }
   return {
     runs,
@@ -48,5 +66,7 @@ export async function measureStartup(url: string, runs: number): Promise<Startup
     toolsList: summarize(list),
     reference: summarize(ref),
     toolsListOverReference: summarize(pairedRatios(list, ref)),
+    sdkFloor: summarize(floor),
+    sdkFloorRssMb: summarize(floorRss),
   };
 }
