@@ -13,13 +13,15 @@ export class ServerProcess {
   #waiting = new Map<number, (message: Record<string, unknown>) => void>();
   #pump: Promise<void>;
 
-  constructor(bitbucketUrl: string, extraArgs: string[] = []) {
+  /** `extraArgs` go to the server; `denoFlags` to `deno run` (e.g. `--v8-flags=...`). */
+  constructor(bitbucketUrl: string, extraArgs: string[] = [], denoFlags: string[] = []) {
     const host = new URL(bitbucketUrl).host;
     this.spawnedAt = performance.now();
     this.child = new Deno.Command("deno", {
       args: [
         "run",
         "--no-prompt",
+        ...denoFlags,
         `--allow-net=${host}`,
         "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
         MAIN,

@@ -4,6 +4,8 @@ export interface Config {
   token: string;
   username?: string;
   timeoutMs: number;
+  /** Largest Bitbucket response body read, in bytes (the client's default when absent). */
+  maxResponseBytes?: number;
 }
 
 /** A problem that stops the server from starting: one actionable line, exit status 2. */
@@ -30,6 +32,16 @@ export const processEnv: EnvReader = (name) => {
   }
   return Deno.env.get(name);
 };
+
+/**
+ * An environment whose `BITBUCKET_URL` falls back to `url` (a URL baked into a
+ * compiled binary) when the variable is unset or empty; `--url` still wins
+ * over both, and the fallback is validated like any other URL.
+ */
+export function withDefaultUrl(env: EnvReader, url: string | undefined): EnvReader {
+  if (url === undefined) return env;
+  return (name) => name === "BITBUCKET_URL" ? env(name) || url : env(name);
+}
 
 /** Checks and normalises a Bitbucket base URL. */
 export function parseBaseUrl(raw: string): URL {
@@ -74,17 +86,17 @@ export interface ReadConfigOptions {
 
 /** Builds the configuration from flags and environment, flags winning; the token is required. */
 export function readConfig(
-  flags: { url?: string; timeoutSeconds?: number },
+  flags: { url?: string; timeoutSeconds?: number; maxResponseMb?: number },
   env: EnvReader,
 ): Config;
 /** Builds the configuration; with `tokenOptional` the server-wide token may be absent. */
 export function readConfig(
-  flags: { url?: string; timeoutSeconds?: number },
+  flags: { url?: string; timeoutSeconds?: number; maxResponseMb?: number },
   env: EnvReader,
   options: ReadConfigOptions,
 ): SharedConfig;
 export function readConfig(
-  flags: { url?: string; timeoutSeconds?: number },
+  flags: { url?: string; timeoutSeconds?: number; maxResponseMb?: number },
   env: EnvReader,
   options: ReadConfigOptions = { tokenOptional: false },
 ): SharedConfig {
@@ -102,7 +114,16 @@ export function readConfig(
     );
   }
   const username = env("BITBUCKET_USERNAME") || undefined;
-  return { baseUrl, token, username, timeoutMs: (flags.timeoutSeconds ?? 30) * 1000 };
+  const maxResponseBytes = flags.maxResponseMb === undefined
+    ? undefined
+    : Math.round(flags.maxResponseMb * 1024 * 1024);
+  return {
+    baseUrl,
+    token,
+    username,
+    timeoutMs: (flags.timeoutSeconds ?? 30) * 1000,
+    maxResponseBytes,
+  };
 }
 
 /**

@@ -50,12 +50,12 @@ for (const s of statuses) {
   });
 }
 
-Deno.test("a 429 is reported as rate limiting", async () => {
+Deno.test("a 429 that persists is reported as rate limiting, after 3 attempts", async () => {
   await using h = await connect({
-    routes: [{ method: "GET", path: PATH, status: 429, body: "", once: true }],
+    routes: [{ method: "GET", path: PATH, status: 429, body: "" }],
   });
   const result = await h.client.callTool(call);
-  assert.match(firstText(result), /429 Too Many Requests.*rate limiting/);
+  assert.match(firstText(result), /429 Too Many Requests: tried 3 times.*rate limiting/);
 });
 
 Deno.test("an HTML page where JSON was expected points at BITBUCKET_URL", async () => {

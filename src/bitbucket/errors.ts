@@ -33,6 +33,12 @@ export interface BitbucketErrorInit {
   status?: number;
   details?: BitbucketErrorDetail[];
   reason?: string;
+  /** The same request may succeed a moment later (429, 502-504, a dropped connection). */
+  transient?: boolean;
+  /** How long Bitbucket asked to wait before trying again (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number;
+  /** How many times the request was sent, when more than once. */
+  attempts?: number;
 }
 
 /** A failed Bitbucket request; thrown by the client and turned into an `isError` tool result by the SDK. */
@@ -42,6 +48,11 @@ export class BitbucketError extends Error {
   readonly method: string;
   readonly path: string;
   readonly details: BitbucketErrorDetail[];
+  /** The same request may succeed a moment later: reads are retried on these. */
+  readonly transient: boolean;
+  /** How long Bitbucket asked to wait before trying again, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  readonly #init: BitbucketErrorInit;
 
   constructor(init: BitbucketErrorInit) {
     super(describe(init));
@@ -51,6 +62,14 @@ export class BitbucketError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.details = init.details ?? [];
+    this.transient = init.transient ?? false;
+    this.retryAfterMs = init.retryAfterMs;
+    this.#init = init;
+  }
+
+  /** The same failure, saying the request was sent `attempts` times. */
+  afterAttempts(attempts: number): BitbucketError {
+    return attempts > 1 ? new BitbucketError({ ...this.#init, attempts }) : this;
   }
 }
 
@@ -83,9 +102,13 @@ const HINTS: Partial<Record<BitbucketErrorKind, string>> = {
   conflict:
     "the resource changed or already exists; read it again and retry with the current version",
   rate_limited: "Bitbucket is rate limiting this token; wait a moment before retrying",
+  server:
+    "Bitbucket, or a proxy in front of it, failed on its side; try again later, and if it persists its administrator will find the cause in Bitbucket's logs",
 };
 
 const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  204: "No Content",
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
@@ -156,6 +179,10 @@ function describe(init: BitbucketErrorInit): string {
   const messages = details.map(detailText).filter((m): m is string => !!m);
   if (messages.length > 0) parts.push(messages.join("; "));
   if (init.reason) parts.push(init.reason);
+  if (init.retryAfterMs !== undefined) {
+    parts.push(`Bitbucket asked to wait ${Math.ceil(init.retryAfterMs / 1000)} s (Retry-After)`);
+  }
+  if (init.attempts !== undefined && init.attempts > 1) parts.push(`tried ${init.attempts} times`);
   const exceptions = details.map((d) => d.exceptionName ?? "");
   const hint = EXCEPTION_HINTS.find(([pattern]) => exceptions.some((e) => pattern.test(e)))?.[1] ??
     HINTS[init.kind];

@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { StartupError } from "../config.ts";
 import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 
 /** The parsed command line. */
 export interface Flags {
-  command: "serve" | "tools";
+  command: "serve" | "tools" | "check";
   url?: string;
   yolo: boolean;
   readOnly: boolean;
@@ -12,11 +13,15 @@ export interface Flags {
   toolsets?: string[];
   exclude?: string[];
   timeoutSeconds?: number;
+  /** Largest Bitbucket response body read, in MiB. */
+  maxResponseMb?: number;
   json: boolean;
   /** Serve Streamable HTTP on this address instead of stdio. */
   http?: ListenAddress;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
+  /** What goes to stderr: error, warn (default), info or debug (every Bitbucket request). */
+  logLevel: LogLevel;
   help: boolean;
   version: boolean;
 }
@@ -29,6 +34,8 @@ Usage:
   bitbucket-mcp serve --http [host:]port [flags]
                                   serve MCP over Streamable HTTP at /mcp (stateless)
   bitbucket-mcp tools [--json]    list the tools and whether the flags expose them
+  bitbucket-mcp check [flags]     check the set-up (URL, permission, network, Bitbucket,
+                                  token, tools), one line per check
 
 Flags:
   --url URL          Bitbucket base URL (overrides BITBUCKET_URL)
@@ -39,12 +46,16 @@ Flags:
   --tools a,b        expose these tools too (or only these, without --toolsets),
                      whatever their safety
   --exclude c,d      hide these tools (applied last)
-  --timeout SECONDS  per-request timeout (default 30)
+  --timeout SECONDS  per-request timeout, retries included (default 30)
+  --max-response-mb MIB
+                     largest Bitbucket response body read (default 8)
   --json             with tools: machine-readable output
   --http [HOST:]PORT serve Streamable HTTP on this address (host defaults to 127.0.0.1);
                      callers may send their own token as Authorization: Bearer
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
+  --log-level LEVEL  error, warn (default), info or debug, on stderr; debug logs
+                     each Bitbucket request: method, path, status, duration
   -h, --help         this text
   -V, --version      print the version
 
@@ -80,9 +91,11 @@ export function parseFlags(argv: readonly string[]): Flags {
         toolsets: { type: "string" },
         exclude: { type: "string" },
         timeout: { type: "string" },
+        "max-response-mb": { type: "string" },
         json: { type: "boolean", default: false },
         http: { type: "string" },
         "allow-host": { type: "string" },
+        "log-level": { type: "string", default: DEFAULT_LOG_LEVEL },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -93,8 +106,16 @@ export function parseFlags(argv: readonly string[]): Flags {
   }
   const { values, positionals } = parsed;
   const command = positionals[0] ?? "serve";
-  if (command !== "serve" && command !== "tools") {
-    throw new StartupError(`unknown command ${JSON.stringify(command)}: use serve or tools`);
+  if (command !== "serve" && command !== "tools" && command !== "check") {
+    throw new StartupError(
+      `unknown command ${JSON.stringify(command)}: use serve, tools or check`,
+    );
+  }
+  const logLevel = LOG_LEVELS.find((level) => level === values["log-level"]);
+  if (logLevel === undefined) {
+    throw new StartupError(
+      `--log-level must be one of ${LOG_LEVELS.join(", ")}, not ${values["log-level"]}`,
+    );
   }
   if (positionals.length > 1) {
     throw new StartupError(`unexpected argument ${JSON.stringify(positionals[1])}: see --help`);
@@ -105,6 +126,17 @@ export function parseFlags(argv: readonly string[]): Flags {
     if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > 600) {
       throw new StartupError(
         `--timeout must be a number of seconds from 0 to 600, not ${values.timeout}`,
+      );
+    }
+  }
+  let maxResponseMb: number | undefined;
+  if (values["max-response-mb"] !== undefined) {
+    maxResponseMb = Number(values["max-response-mb"]);
+    if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0 || maxResponseMb > 1024) {
+      throw new StartupError(
+        `--max-response-mb must be a number of MiB from 0 to 1024, not ${
+          values["max-response-mb"]
+        }`,
       );
     }
   }
@@ -130,9 +162,11 @@ export function parseFlags(argv: readonly string[]): Flags {
     toolsets: names(values.toolsets),
     exclude: names(values.exclude),
     timeoutSeconds,
+    maxResponseMb,
     json: values.json,
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
+    logLevel,
     help: values.help,
     version: values.version,
   };

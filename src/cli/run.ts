@@ -1,12 +1,13 @@
-import process from "node:process";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import {
   checkListenPermission,
   checkNetPermission,
+  type EnvReader,
   processEnv,
   readConfig,
   StartupError,
+  withDefaultUrl,
 } from "../config.ts";
 import { createServerFactory } from "../server/factory.ts";
 import { selectTools, unknownToolNames, unknownToolsets } from "../server/gating.ts";
@@ -14,15 +15,24 @@ import { serveHttp } from "../server/http.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { VERSION } from "../version.ts";
+import { formatCheckLine, runChecks } from "./check.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
+import { createLogger, type Logger, loggingFetch } from "./log.ts";
 import { writeErr, writeOut } from "./output.ts";
+import { StdioLineTransport } from "./stdio_transport.ts";
 import { toolsListing } from "./tools_command.ts";
+
+/** What an entry point may fix at build time. */
+export interface RunOptions {
+  /** The Bitbucket URL used when neither --url nor BITBUCKET_URL gives one (a compiled binary's). */
+  bakedUrl?: string;
+}
 
 /**
  * Runs the command line; resolves to the exit status. Serving resolves only
  * once stdio closes, or, with --http, once SIGINT/SIGTERM has stopped the server.
  */
-export async function run(argv: readonly string[]): Promise<number> {
+export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
   try {
     const flags = parseFlags(argv);
     if (flags.help) {
@@ -51,8 +61,17 @@ export async function run(argv: readonly string[]): Promise<number> {
       writeOut(toolsListing(CATALOGUE, flags, flags.json));
       return 0;
     }
-    if (flags.http) return await serveOverHttp(flags, flags.http);
-    return await serve(flags);
+    const env = withDefaultUrl(processEnv, options.bakedUrl);
+    const logger = createLogger(flags.logLevel);
+    if (flags.command === "check") {
+      const passed = await runChecks(
+        { flags, env, logger },
+        (line) => writeOut(formatCheckLine(line)),
+      );
+      return passed ? 0 : 1;
+    }
+    if (flags.http) return await serveOverHttp(flags, flags.http, env, logger);
+    return await serve(flags, env, logger);
   } catch (error) {
     if (error instanceof StartupError) {
       writeErr(`bitbucket-mcp: ${error.message}`);
@@ -62,13 +81,18 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-async function serve(flags: Flags): Promise<number> {
-  const config = readConfig(flags, processEnv);
+async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<number> {
+  const config = readConfig(flags, env);
   await checkNetPermission(config.baseUrl);
-  const bitbucket = new BitbucketClient(config);
+  const bitbucket = new BitbucketClient({
+    ...config,
+    fetch: loggingFetch(config.baseUrl, logger),
+  });
   const tools = selectTools(CATALOGUE, flags);
+  const transport = new StdioLineTransport();
   const handle = serveStdio(createServerFactory(tools, bitbucket), {
-    onerror: (error) => writeErr(`bitbucket-mcp: ${error.message}`),
+    transport,
+    onerror: (error) => logger.log("error", error.message),
   });
   const stop = async () => {
     await handle.close();
@@ -76,7 +100,7 @@ async function serve(flags: Flags): Promise<number> {
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  await stdinClosed();
+  await transport.ended;
   await handle.close();
   return 0;
 }
@@ -85,8 +109,13 @@ async function serve(flags: Flags): Promise<number> {
  * Serves Streamable HTTP until SIGINT or SIGTERM, then stops cleanly (letting
  * answers in flight finish) and resolves to 0. A second signal exits at once.
  */
-async function serveOverHttp(flags: Flags, address: ListenAddress): Promise<number> {
-  const config = readConfig(flags, processEnv, { tokenOptional: true });
+async function serveOverHttp(
+  flags: Flags,
+  address: ListenAddress,
+  env: EnvReader,
+  logger: Logger,
+): Promise<number> {
+  const config = readConfig(flags, env, { tokenOptional: true });
   const where = formatHostPort(address.hostname, address.port);
   await checkNetPermission(config.baseUrl);
   await checkListenPermission(where);
@@ -97,7 +126,8 @@ async function serveOverHttp(flags: Flags, address: ListenAddress): Promise<numb
       config,
       address,
       allowHosts: flags.allowHosts,
-      onerror: (error) => writeErr(`bitbucket-mcp: ${error.message}`),
+      onerror: (error) => logger.log("error", error.message),
+      fetch: loggingFetch(config.baseUrl, logger),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {
@@ -125,12 +155,4 @@ async function serveOverHttp(flags: Flags, address: ListenAddress): Promise<numb
   Deno.removeSignalListener("SIGINT", stop);
   Deno.removeSignalListener("SIGTERM", stop);
   return 0;
-}
-
-/** Resolves when the client closes our stdin: the MCP stdio binding's signal to exit. */
-function stdinClosed(): Promise<void> {
-  return new Promise((resolve) => {
-    process.stdin.once("end", () => resolve());
-    process.stdin.once("close", () => resolve());
-  });
 }

@@ -36,6 +36,8 @@ export interface HttpHandlerOptions {
   listenHostname?: string;
   /** Reports rejected requests and out-of-band errors (never with a token in them). */
   onerror?: (error: Error) => void;
+  /** The `fetch` the Bitbucket clients use (a logging wrapper); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
@@ -129,6 +131,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       // BITBUCKET_USERNAME belongs to the server-wide token; a caller's token is always Bearer.
       username: auth.clientId === SERVER_WIDE ? config.username : undefined,
       timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      fetch: options.fetch,
     });
     return createServer(tools, bitbucket);
   };

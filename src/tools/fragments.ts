@@ -6,13 +6,14 @@ import { type Collected, MAX_LIMIT } from "../bitbucket/paging.ts";
 export const MAX_SEGMENT = 256;
 
 /**
- * A value that becomes one path segment: 1 to 256 characters, never `.` or
- * `..`. Checked by a refinement, so the bound costs no schema bytes.
+ * A value that becomes one path segment: 1 to 256 characters of well-formed
+ * Unicode (a lone surrogate cannot be percent-encoded), never `.` or `..`.
+ * Checked by a refinement, so the bound costs no schema bytes.
  */
 export function segmentArg(description: string) {
   return z.string().refine(
-    (v) => v.length > 0 && v.length <= MAX_SEGMENT && !isUnsafeSegment(v),
-    { message: `must be 1-${MAX_SEGMENT} characters and not '.' or '..'` },
+    (v) => v.length > 0 && v.length <= MAX_SEGMENT && v.isWellFormed() && !isUnsafeSegment(v),
+    { message: `must be 1-${MAX_SEGMENT} characters and not '.' or '..', in valid Unicode` },
   ).describe(description);
 }
 

@@ -20,7 +20,9 @@ function branchOut(branch: z.infer<typeof Branch>): z.infer<typeof BranchOut> {
   };
 }
 
-const FilterArg = z.string().min(1).optional().describe("Only names containing this text");
+const FilterArg = z.string().min(1).max(1024).optional().describe(
+  "Only names containing this text",
+);
 
 /** Lists branches, saying which one is the default. */
 export const listBranches = defineTool({

@@ -17,8 +17,8 @@ export const searchRepositories = defineTool({
   readOnly: true,
   safe: true,
   input: PagingArgs.extend({
-    name: z.string().min(1).optional().describe("Part of the repository name"),
-    project: z.string().min(1).optional().describe("Project key"),
+    name: z.string().min(1).max(256).optional().describe("Part of the repository name"),
+    project: z.string().min(1).max(256).optional().describe("Project key"),
   }),
   output: z.object({ repositories: z.array(RepositorySummary) }).extend(PageTail.shape),
   async handler({ name, project, limit, start }, { bitbucket, signal }) {

@@ -16,10 +16,12 @@ const MAX_PATH = 4096;
  */
 function filePathArg(description: string) {
   return z.string().refine(
-    (v) => v.length > 0 && v.length <= MAX_PATH && !v.split("/").some(isUnsafeSegment),
+    (v) =>
+      v.length > 0 && v.length <= MAX_PATH && v.isWellFormed() &&
+      !v.split("/").some(isUnsafeSegment),
     {
       message:
-        `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/')`,
+        `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`,
     },
   ).describe(description);
 }

@@ -3,6 +3,8 @@ import type { DomainCases } from "./types.ts";
 const REPO = "/api/latest/projects/PROJ/repos/web";
 /** The commit with three builds (one failed) and a Code Insights report. */
 export const BUILT = "8d51122def5632836d1cb1026e879069e10a1e13";
+/** The head commit of pull request #42 (feature/login): two successful builds. */
+export const PR_42_HEAD = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
 
 /** Fixtures and contract entries for src/tools/builds.ts. */
 export const builds: DomainCases = {
@@ -11,6 +13,11 @@ export const builds: DomainCases = {
       method: "GET",
       path: `/build-status/latest/commits/${BUILT}`,
       fixture: "builds/build-statuses.json",
+    },
+    {
+      method: "GET",
+      path: `/build-status/latest/commits/${PR_42_HEAD}`,
+      fixture: "builds/build-statuses-pr-42.json",
     },
     {
       method: "GET",

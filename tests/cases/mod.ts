@@ -7,9 +7,10 @@ import { pullRequests } from "./pull_requests.ts";
 import { refs } from "./refs.ts";
 import { repositories } from "./repositories.ts";
 import { source } from "./source.ts";
+import { system } from "./system.ts";
 import type { ContractCase, DomainCases } from "./types.ts";
 
-/** Every domain's cases, one entry per file under src/tools/. */
+/** Every domain's cases: one entry per file under src/tools/, and `system` for the check command. */
 const DOMAINS: DomainCases[] = [
   repositories,
   projects,
@@ -19,6 +20,7 @@ const DOMAINS: DomainCases[] = [
   pullRequests,
   builds,
   source,
+  system,
 ];
 
 /** The routes of every domain, in domain order. */

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
 import { selectTools, type ToolSelection } from "../../src/server/gating.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
@@ -28,6 +28,8 @@ export interface ConnectOptions {
   era?: "legacy" | "modern";
   timeoutMs?: number;
   username?: string;
+  /** More client options (retry policy, body cap, sleep); retries back off from 1 ms unless given. */
+  client?: Partial<BitbucketClientOptions>;
 }
 
 /**
@@ -41,6 +43,8 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
     token: TEST_TOKEN,
     username: options.username,
     timeoutMs: options.timeoutMs ?? 5000,
+    retry: { baseDelayMs: 1 },
+    ...options.client,
   });
   const tools = selectTools(CATALOGUE, { yolo: false, readOnly: false, ...options.selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -113,9 +113,27 @@ export class RawStdioSession {
     return await answered;
   }
 
+  /** Writes text to stdin exactly as given (for malformed input). */
+  async sendRaw(text: string): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(text));
+  }
+
   /** Closes stdin and waits for the process to exit. */
   async close(): Promise<{ code: number; stderr: string }> {
     await this.#writer.close();
+    return await this.exited();
+  }
+
+  /** Sends the process a signal and waits for it to exit (stdin left open). */
+  async kill(signal: Deno.Signal): Promise<{ code: number; stderr: string }> {
+    this.#child.kill(signal);
+    const exit = await this.exited();
+    await this.#writer.close().catch(() => {});
+    return exit;
+  }
+
+  /** Waits for the process to exit on its own. */
+  async exited(): Promise<{ code: number; stderr: string }> {
     await this.#reading;
     const { code } = await this.#child.status;
     return { code, stderr: await this.#stderr };

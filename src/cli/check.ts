@@ -1,0 +1,294 @@
+/**
+ * `bitbucket-mcp check`: verifies the set-up step by step, the way a support
+ * engineer would, and prints one line per check: the URL parses, the host is
+ * permitted, the network gets there (DNS, TCP, TLS), the server is Bitbucket,
+ * the token authenticates (and as whom), and which tools the flags expose.
+ * A check whose prerequisite failed is shown as not run.
+ */
+import { BitbucketClient } from "../bitbucket/client.ts";
+import { BitbucketError } from "../bitbucket/errors.ts";
+import { type EnvReader, parseBaseUrl, StartupError } from "../config.ts";
+import { selectTools } from "../server/gating.ts";
+import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
+import {
+  diagnoseConnection,
+  diagnoseNotBitbucket,
+  diagnoseToken,
+  isHtml,
+} from "./check_diagnosis.ts";
+import type { Flags } from "./flags.ts";
+import { type Logger, loggingFetch } from "./log.ts";
+
+/** The outcome of one check. */
+export interface CheckLine {
+  name: string;
+  status: "pass" | "fail" | "skip";
+  /** What was found (pass) or what is wrong (fail), or why the check did not run (skip). */
+  detail: string;
+  /** What to do about a failure. */
+  fix?: string;
+}
+
+const MARK = { pass: "✓", fail: "✗", skip: "-" } as const;
+
+/** One check as a line: mark, name, finding, and for a failure the fix. */
+export function formatCheckLine(line: CheckLine): string {
+  const head = `${MARK[line.status]} ${line.name.padEnd(10)}  ${line.detail}`;
+  return line.fix ? `${head}. Fix: ${line.fix}` : head;
+}
+
+/** What `check` reads: the flags and the environment; requests are logged like the server's. */
+export interface CheckInputs {
+  flags: Flags;
+  env: EnvReader;
+  logger: Logger;
+  /** The `fetch` under the logging one; the global `fetch` by default. */
+  fetch?: typeof fetch;
+}
+
+/** The REST resource that names Bitbucket's version; it needs no login. */
+const PROPERTIES_PATH = "/api/latest/application-properties";
+/** A resource only an authenticated user may read; its answer names the user in `X-AUSERNAME`. */
+const WHO_AM_I_PATH = "/api/latest/profile/recent/repos";
+
+/** Runs every check in order, handing each line to `report` as soon as it is known; true when all passed. */
+export async function runChecks(
+  inputs: CheckInputs,
+  report: (line: CheckLine) => void,
+): Promise<boolean> {
+  let passed = true;
+  const emit = (line: CheckLine) => {
+    if (line.status !== "pass") passed = false;
+    report(line);
+  };
+  const { flags, env } = inputs;
+  const timeoutMs = (flags.timeoutSeconds ?? 30) * 1000;
+  // Reading the variables may itself stop the command (no --allow-env): a startup error.
+  const rawUrl = flags.url ?? env("BITBUCKET_URL");
+  const token = env("BITBUCKET_TOKEN") || undefined;
+  const username = env("BITBUCKET_USERNAME") || undefined;
+
+  const base = checkUrl(rawUrl);
+  emit(base.line);
+  const reachable = base.url ? await checkPermission(base.url) : undefined;
+  emit(reachable?.line ?? skip("permission", "needs a valid URL"));
+
+  let bitbucket = false;
+  const fetcher = base.url ? loggingFetch(base.url, inputs.logger, inputs.fetch) : fetch;
+  if (base.url && reachable?.ok) {
+    const probe = new URL(
+      `${base.url.pathname.replace(/\/$/, "")}/rest${PROPERTIES_PATH}`,
+      base.url,
+    );
+    const answer = await fetchProbe(fetcher, probe, timeoutMs);
+    if (answer instanceof Response) {
+      emit({
+        name: "connection",
+        status: "pass",
+        detail: `${base.url.host} answered${
+          base.url.protocol === "https:" ? " over TLS (certificate trusted)" : " (plain HTTP)"
+        }`,
+      });
+      const found = await checkBitbucket(answer, probe);
+      bitbucket = found.status === "pass";
+      emit(found);
+    } else {
+      emit({ name: "connection", status: "fail", ...diagnoseConnection(answer, probe, timeoutMs) });
+      emit(skip("bitbucket", "needs a connection"));
+    }
+  } else {
+    emit(skip("connection", "needs a valid, permitted URL"));
+    emit(skip("bitbucket", "needs a connection"));
+  }
+
+  if (!token) {
+    emit({
+      name: "token",
+      status: "fail",
+      detail: "BITBUCKET_TOKEN is not set",
+      fix:
+        "create an HTTP access token (Bitbucket: your avatar > Manage account > HTTP access tokens) and export it as BITBUCKET_TOKEN",
+    });
+  } else if (!bitbucket || !base.url) {
+    emit(skip("token", "needs Bitbucket to answer"));
+  } else {
+    const client = new BitbucketClient({
+      baseUrl: base.url,
+      token,
+      username,
+      timeoutMs,
+      fetch: fetcher,
+    });
+    emit(await checkToken(client, username));
+  }
+  emit(checkTools(flags));
+  return passed;
+}
+
+function skip(name: string, why: string): CheckLine {
+  return { name, status: "skip", detail: `not checked: ${why}` };
+}
+
+function checkUrl(raw: string | undefined): { url?: URL; line: CheckLine } {
+  if (!raw) {
+    return {
+      line: {
+        name: "url",
+        status: "fail",
+        detail: "BITBUCKET_URL is not set",
+        fix:
+          "export BITBUCKET_URL=https://bitbucket.example.com (the address you open Bitbucket at, with its context path if it has one), or pass --url",
+      },
+    };
+  }
+  try {
+    const url = parseBaseUrl(raw);
+    if (/(^|\.)bitbucket\.org$/i.test(url.hostname)) {
+      return {
+        line: {
+          name: "url",
+          status: "fail",
+          detail: `${url.hostname} is Bitbucket Cloud, which this server does not speak to`,
+          fix: "set BITBUCKET_URL to a Bitbucket Data Center server",
+        },
+      };
+    }
+    return { url, line: { name: "url", status: "pass", detail: url.href.replace(/\/$/, "") } };
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    return {
+      line: {
+        name: "url",
+        status: "fail",
+        detail: error.message,
+        fix: "set BITBUCKET_URL to the base URL only, e.g. https://bitbucket.example.com",
+      },
+    };
+  }
+}
+
+async function checkPermission(url: URL): Promise<{ ok: boolean; line: CheckLine }> {
+  const status = await Deno.permissions.query({ name: "net", host: url.host });
+  if (status.state === "granted") {
+    return {
+      ok: true,
+      line: { name: "permission", status: "pass", detail: `network access to ${url.host} granted` },
+    };
+  }
+  return {
+    ok: false,
+    line: {
+      name: "permission",
+      status: "fail",
+      detail: `no network permission for ${url.host}`,
+      fix:
+        `run with --allow-net=${url.host} (a compiled binary: build it with deno task compile --host ${url.hostname})`,
+    },
+  };
+}
+
+/** GET `probe` without a token and without following redirects; the error when nothing answered. */
+async function fetchProbe(
+  fetcher: typeof fetch,
+  probe: URL,
+  timeoutMs: number,
+): Promise<Response | unknown> {
+  try {
+    return await fetcher(probe, {
+      headers: { Accept: "application/json" },
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return error;
+  }
+}
+
+async function checkBitbucket(response: Response, probe: URL): Promise<CheckLine> {
+  const contentType = response.headers.get("content-type") ?? "";
+  const text = await response.text();
+  if (response.status === 200 && !isHtml(contentType, text)) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const { version, buildNumber, displayName } = (body ?? {}) as Record<string, unknown>;
+    if (typeof version === "string") {
+      const build = typeof buildNumber === "string" ? ` (build ${buildNumber})` : "";
+      const name = typeof displayName === "string" ? `, "${displayName}"` : "";
+      return {
+        name: "bitbucket",
+        status: "pass",
+        detail: `Bitbucket Data Center ${version}${build}${name}`,
+      };
+    }
+  }
+  return {
+    name: "bitbucket",
+    status: "fail",
+    ...diagnoseNotBitbucket(
+      response.status,
+      contentType,
+      text,
+      response.headers.get("location"),
+      probe,
+    ),
+  };
+}
+
+async function checkToken(
+  client: BitbucketClient,
+  username: string | undefined,
+): Promise<CheckLine> {
+  try {
+    const answer = await client.request({
+      method: "GET",
+      path: WHO_AM_I_PATH,
+      query: { limit: 1 },
+    });
+    const caller = answer.headers.get("X-AUSERNAME");
+    if (!caller) {
+      return {
+        name: "token",
+        status: "fail",
+        detail:
+          "Bitbucket answered, but as nobody (no X-AUSERNAME header): the token did not reach it",
+        fix:
+          "a proxy in front of Bitbucket must pass the Authorization header on; ask its administrators",
+      };
+    }
+    const how = username ? `Basic auth as ${username}` : "Bearer token";
+    return { name: "token", status: "pass", detail: `authenticated as ${caller} (${how})` };
+  } catch (error) {
+    if (!(error instanceof BitbucketError)) throw error;
+    return { name: "token", status: "fail", ...diagnoseToken(error, username) };
+  }
+}
+
+function checkTools(flags: Flags): CheckLine {
+  const exposed = new Set(selectTools(CATALOGUE, flags));
+  const perSet = TOOLSETS.map((set) =>
+    `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
+  );
+  const withheldUnsafe = CATALOGUE.filter((t) => !t.safe && !exposed.has(t)).length;
+  if (exposed.size === 0) {
+    return {
+      name: "tools",
+      status: "fail",
+      detail: "the flags expose no tool at all",
+      fix: "loosen --toolsets, --tools, --read-only or --exclude (bitbucket-mcp tools shows each)",
+    };
+  }
+  const unsafe = flags.readOnly
+    ? "; read-only tools only (--read-only)"
+    : withheldUnsafe > 0
+    ? `; ${withheldUnsafe} unsafe writes withheld (--yolo exposes them)`
+    : "";
+  return {
+    name: "tools",
+    status: "pass",
+    detail: `${exposed.size} of ${CATALOGUE.length} tools exposed: ${perSet.join(", ")}${unsafe}`,
+  };
+}

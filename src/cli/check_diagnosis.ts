@@ -1,0 +1,188 @@
+/**
+ * Reads what went wrong on the way to Bitbucket, the way a support engineer
+ * would: a diagnosis a person can understand and the fix to try. Used by the
+ * `check` command only; nothing here ever sees the token.
+ */
+import type { BitbucketError } from "../bitbucket/errors.ts";
+
+/** What failed, and what to do about it. */
+export interface Diagnosis {
+  detail: string;
+  fix: string;
+}
+
+/** Every message in an error's `cause` chain: Deno's fetch says "fetch failed" and puts the story in `cause`. */
+function messages(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined; depth++) {
+    if (current instanceof Error) {
+      parts.push(current.message);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.join(": ");
+}
+
+/** The most specific part of a fetch failure, without the "error sending request for url (...)" preamble. */
+function shortReason(text: string): string {
+  const last = text.split(/client error \([^)]*\): /).pop() ?? text;
+  return last.replace(/^.*error sending request for url \([^)]*\): /, "").trim();
+}
+
+/** Why a request to `url` got no HTTP answer at all: DNS, refused, TLS, timeout or other. */
+export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number): Diagnosis {
+  const name = error instanceof Error ? error.name : "";
+  const text = messages(error);
+  const host = url.hostname;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  if (name === "TimeoutError") {
+    return {
+      detail: `no answer from ${host}:${port} within ${timeoutMs / 1000} s`,
+      fix:
+        "check that this machine can reach Bitbucket (VPN, firewall, proxy), or raise --timeout if it is just slow",
+    };
+  }
+  if (
+    /dns error|failed to lookup address|name or service not known|nodename nor servname/i.test(text)
+  ) {
+    return {
+      detail: `cannot resolve ${host}: no DNS answer for that name (${shortReason(text)})`,
+      fix:
+        "check the host name in BITBUCKET_URL; if Bitbucket is on an internal network, connect to it (VPN) first",
+    };
+  }
+  if (/connection refused|os error 111|os error 61|ECONNREFUSED/i.test(text)) {
+    return {
+      detail: `${host}:${port} refused the connection: nothing listens on that port`,
+      fix: `check the port in BITBUCKET_URL (${
+        url.protocol === "https:" ? "https defaults to 443" : "http defaults to 80"
+      }) and that Bitbucket is running`,
+    };
+  }
+  if (/certificate|UnknownIssuer|tls|ssl|handshake/i.test(text)) {
+    return {
+      detail: `TLS to ${host}:${port} failed: ${shortReason(text)}`,
+      fix:
+        "if Bitbucket's certificate comes from a private CA, give Deno that CA: DENO_CERT=/path/to/ca.pem in the environment, or --cert /path/to/ca.pem on deno run (DENO_TLS_CA_STORE=system uses the system's trusted CAs)",
+    };
+  }
+  return {
+    detail: `cannot connect to ${host}:${port}: ${shortReason(text)}`,
+    fix: "check BITBUCKET_URL and that this machine can reach Bitbucket",
+  };
+}
+
+/** The title of an HTML page, to name a login or proxy page. */
+function pageTitle(text: string): string | undefined {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim().replace(/\s+/g, " ");
+  return title ? title.slice(0, 80) : undefined;
+}
+
+/** True when a body is an HTML page rather than Bitbucket's JSON. */
+export function isHtml(contentType: string, text: string): boolean {
+  return contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
+}
+
+const CONTEXT_PATH_FIX =
+  "set BITBUCKET_URL to the address Bitbucket's own pages are under, with its context path if it has one (e.g. https://example.com/bitbucket)";
+
+/** Why `application-properties` did not answer as Bitbucket does: redirect, 404, HTML or another status. */
+export function diagnoseNotBitbucket(
+  status: number,
+  contentType: string,
+  text: string,
+  location: string | null,
+  probe: URL,
+): Diagnosis {
+  if (status >= 300 && status < 400) {
+    const target = location ? new URL(location, probe) : undefined;
+    if (target && target.origin === probe.origin) {
+      const moved = target.pathname.replace(/\/rest\/api\/[^/]+\/application-properties$/, "");
+      return {
+        detail: `${probe.pathname} redirected (${status}) to ${target.pathname}`,
+        fix: moved !== target.pathname
+          ? `Bitbucket seems to live at ${target.origin}${moved}: set BITBUCKET_URL to that`
+          : CONTEXT_PATH_FIX,
+      };
+    }
+    return {
+      detail: `${probe.pathname} redirected (${status}) to ${
+        target ? target.origin + target.pathname : "nowhere"
+      }: a login (SSO) page or a proxy is in front of Bitbucket`,
+      fix:
+        `${CONTEXT_PATH_FIX}; the REST API must be reachable there with a token, without a browser login`,
+    };
+  }
+  if (status === 404) {
+    return {
+      detail:
+        `no Bitbucket REST API at ${probe.pathname} (404): the context path is probably wrong`,
+      fix: CONTEXT_PATH_FIX,
+    };
+  }
+  if (isHtml(contentType, text)) {
+    const title = pageTitle(text);
+    return {
+      detail: `got an HTML page${
+        title ? ` ("${title}")` : ""
+      } where Bitbucket answers JSON (HTTP ${status}): a wrong context path, or a login (SSO) or proxy page in front of Bitbucket`,
+      fix:
+        `${CONTEXT_PATH_FIX}; if a login page is in the way, the REST API must be reachable with a token`,
+    };
+  }
+  if (status >= 500) {
+    return {
+      detail:
+        `the server answered ${status}: Bitbucket may be starting, down, or behind a failing proxy`,
+      fix: "try again in a few minutes; if it persists, ask the Bitbucket administrators",
+    };
+  }
+  if (status >= 200 && status < 300) {
+    return {
+      detail:
+        `the server answered, but not as Bitbucket Data Center does (no version in ${probe.pathname})`,
+      fix:
+        "set BITBUCKET_URL to your Bitbucket Data Center server (Bitbucket Cloud is not supported)",
+    };
+  }
+  return {
+    detail: `the server answered ${status} to ${probe.pathname}, which needs no login on Bitbucket`,
+    fix: `${CONTEXT_PATH_FIX}; a proxy that demands a login must let the REST API through`,
+  };
+}
+
+/** Why the authenticated request failed: a refused token, a missing permission, or the way there. */
+export function diagnoseToken(error: BitbucketError, username: string | undefined): Diagnosis {
+  switch (error.kind) {
+    case "unauthorized":
+      return {
+        detail: `Bitbucket refused the token (401): it is wrong, expired or revoked${
+          username ? `, or does not belong to BITBUCKET_USERNAME=${username}` : ""
+        }`,
+        fix:
+          "create a new HTTP access token (Bitbucket: your avatar > Manage account > HTTP access tokens) and export it as BITBUCKET_TOKEN",
+      };
+    case "forbidden":
+      return {
+        detail:
+          "Bitbucket accepted the token but refused the request (403): the token, or its user, lacks permission",
+        fix:
+          "use a personal HTTP access token of a licensed user, with at least Repository read permission (Repository write for the write tools)",
+      };
+    case "invalid_response":
+      return {
+        detail: error.message,
+        fix:
+          `${CONTEXT_PATH_FIX}; the REST API must be reachable with a token, without a browser login`,
+      };
+    default:
+      return {
+        detail: error.message,
+        fix: "check BITBUCKET_URL and BITBUCKET_TOKEN, then run check again",
+      };
+  }
+}

@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { z } from "zod";
+import { BitbucketClient } from "../src/bitbucket/client.ts";
+import { BitbucketError } from "../src/bitbucket/errors.ts";
+import { ALL_ROUTES } from "./cases/mod.ts";
+import { type Route, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
+import { firstText, TEST_TOKEN } from "./support/harness.ts";
+import { MAIN } from "./support/spawn.ts";
+
+const Any = z.unknown();
+const PATH = "/api/latest/x";
+
+/**
+ * Another origin that records every contact. It listens on 127.0.0.1 with its
+ * own port (a different origin: scheme, host and port must all match), since
+ * the test permissions grant 127.0.0.1 only.
+ */
+function startOtherOrigin() {
+  const seen: { path: string; authorization: string | null }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push({ path: new URL(req.url).pathname, authorization: req.headers.get("authorization") });
+    return Response.json({ stolen: true });
+  });
+  return {
+    origin: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+    seen,
+    close: () => server.shutdown(),
+  };
+}
+
+function clientFor(url: string) {
+  return new BitbucketClient({ baseUrl: new URL(url), token: TEST_TOKEN, timeoutMs: 2000 });
+}
+
+async function failure(promise: Promise<unknown>): Promise<BitbucketError> {
+  const error = await promise.then(() => undefined, (e) => e);
+  assert.ok(error instanceof BitbucketError, `expected a BitbucketError, got ${error}`);
+  return error;
+}
+
+for (const status of [301, 302, 303, 307, 308]) {
+  Deno.test(`a ${status} to another origin is refused, and that origin never sees the token or any request`, async () => {
+    const other = startOtherOrigin();
+    const fixture = startFixtureBitbucket([]);
+    const port = new URL(fixture.url).port;
+    const targets = [
+      `${other.origin}/bitbucket/rest/api/latest/x`,
+      `//127.0.0.1:${new URL(other.origin).port}/bitbucket/rest/api/latest/x`,
+      `https://127.0.0.1:${port}/bitbucket/rest/api/latest/x`,
+      `http://localhost:${port}/bitbucket/rest/api/latest/x`,
+    ];
+    fixture.prepend(targets.map((location, i): Route => ({
+      method: "GET",
+      path: `${PATH}/${i}`,
+      status,
+      headers: { location },
+    })));
+    try {
+      for (const i of targets.keys()) {
+        const error = await failure(clientFor(fixture.url).get(`${PATH}/${i}`, Any));
+        assert.equal(error.kind, "refused");
+        assert.match(error.message, /redirected to another origin .* not followed.*BITBUCKET_URL/);
+        assert.ok(!error.message.includes(TEST_TOKEN));
+      }
+      assert.deepEqual(other.seen, [], "the other origin was never contacted");
+      assert.equal(fixture.requests.length, targets.length, "no redirect was followed");
+    } finally {
+      await fixture.close();
+      await other.close();
+    }
+  });
+}
+
+Deno.test("a redirect outside the base URL's context path is refused, though on the same origin", async () => {
+  const fixture = startFixtureBitbucket([
+    {
+      method: "GET",
+      path: PATH,
+      status: 302,
+      headers: { location: "/other-app/rest/api/latest/x" },
+    },
+  ]);
+  try {
+    const error = await failure(clientFor(fixture.url).get(PATH, Any));
+    assert.equal(error.kind, "refused");
+    assert.match(error.message, /redirected outside http:\/\/127\.0\.0\.1:\d+\/bitbucket\//);
+    assert.equal(fixture.requests.length, 1);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a redirect within the base URL is followed, with the token", async () => {
+  const fixture = startFixtureBitbucket([
+    {
+      method: "GET",
+      path: PATH,
+      status: 307,
+      headers: { location: "/bitbucket/rest/api/latest/y" },
+    },
+    { method: "GET", path: "/api/latest/y", body: { ok: true } },
+  ]);
+  try {
+    assert.deepEqual(await clientFor(fixture.url).get(PATH, Any), { ok: true });
+    assert.equal(fixture.requests[1]?.headers.authorization, `Bearer ${TEST_TOKEN}`);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a redirect loop ends with a clear error after 3 redirects", async () => {
+  const fixture = startFixtureBitbucket([
+    { method: "GET", path: "/api/latest/a", status: 302, headers: { location: "b" } },
+    { method: "GET", path: "/api/latest/b", status: 302, headers: { location: "a" } },
+  ]);
+  try {
+    const error = await failure(clientFor(fixture.url).get("/api/latest/a", Any));
+    assert.equal(error.kind, "invalid_response");
+    assert.match(
+      error.message,
+      /^GET \/api\/latest\/a failed: 302: more than 3 redirects in a row \(a redirect loop\?\); check BITBUCKET_URL/,
+    );
+    assert.equal(fixture.requests.length, 4, "the first request and 3 redirects, then it stopped");
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a redirect without a Location header is a clear error", async () => {
+  const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, status: 302 }]);
+  try {
+    const error = await failure(clientFor(fixture.url).get(PATH, Any));
+    assert.match(error.message, /302: a redirect without a Location header/);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("end to end: with network permission for both origins, the spawned server still never sends the token to the other one", async () => {
+  const other = startOtherOrigin();
+  const fixture = startFixtureBitbucket([
+    {
+      method: "GET",
+      path: "/api/latest/projects/PROJ/repos/web",
+      status: 302,
+      headers: { location: `${other.origin}/bitbucket/rest/api/latest/projects/PROJ/repos/web` },
+    },
+    ...ALL_ROUTES,
+  ]);
+  const transport = new StdioClientTransport({
+    command: "deno",
+    // Every port of 127.0.0.1: the sandbox would let the token through; only the client's check stops it.
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-net=127.0.0.1",
+      "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+      MAIN,
+    ],
+    env: {
+      BITBUCKET_URL: fixture.url,
+      BITBUCKET_TOKEN: TEST_TOKEN,
+      PATH: Deno.env.get("PATH") ?? "",
+    },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "redirect", version: "0" });
+  try {
+    await client.connect(transport);
+    const result = await client.callTool({
+      name: "get_repository_clone_info",
+      arguments: { project: "PROJ", repo: "web" },
+    });
+    assert.equal(result.isError, true);
+    assert.match(firstText(result), /redirected to another origin/);
+    assert.deepEqual(other.seen, []);
+  } finally {
+    await client.close();
+    await fixture.close();
+    await other.close();
+  }
+});

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { BitbucketClient } from "../src/bitbucket/client.ts";
+import { BitbucketError } from "../src/bitbucket/errors.ts";
+import { ALL_ROUTES } from "./cases/mod.ts";
+import { type FixtureBitbucket, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
+import { TEST_TOKEN } from "./support/harness.ts";
+import { RawStdioSession, stdioServerParams, type Wire } from "./support/stdio_server.ts";
+
+/**
+ * Bitbucket on a private CA: tests/fixtures_tls/ holds a test-only CA and a
+ * certificate it issued for 127.0.0.1 (valid until 2126; see its README).
+ */
+const TLS_DIR = new URL("./fixtures_tls/", import.meta.url);
+const CA = new URL("ca.pem", TLS_DIR).pathname;
+const tls = {
+  cert: Deno.readTextFileSync(new URL("server.pem", TLS_DIR)),
+  key: Deno.readTextFileSync(new URL("server.key", TLS_DIR)),
+};
+
+/** Starts the server with extra `deno run` flags and environment, and calls list_tags once. */
+async function listTagsThrough(
+  fixture: FixtureBitbucket,
+  denoFlags: string[],
+  env: Record<string, string> = {},
+): Promise<{ isError?: boolean; text: string; tags?: { displayId: string }[] }> {
+  const params = stdioServerParams(fixture.url, []);
+  params.args.splice(2, 0, ...denoFlags);
+  Object.assign(params.env, env);
+  const session = new RawStdioSession(params);
+  try {
+    await session.request({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      },
+    });
+    const answer: Wire = await session.request({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "list_tags", arguments: { project: "PROJ", repo: "web" } },
+    });
+    const result = answer.result as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: { tags: { displayId: string }[] };
+    };
+    return {
+      isError: result.isError,
+      text: result.content[0]!.text,
+      tags: result.structuredContent?.tags,
+    };
+  } finally {
+    const { code } = await session.close();
+    assert.equal(code, 0);
+  }
+}
+
+Deno.test("TLS: a Bitbucket on a private CA works when the CA is given with --cert", async () => {
+  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  try {
+    assert.ok(fixture.url.startsWith("https://127.0.0.1:"));
+    const result = await listTagsThrough(fixture, ["--cert", CA]);
+    assert.notEqual(result.isError, true, result.text);
+    assert.equal(result.tags?.[0]?.displayId, "v1.0.0");
+    assert.equal(fixture.requests[0]?.headers.authorization, `Bearer ${TEST_TOKEN}`);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("TLS: ... or with DENO_CERT", async () => {
+  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  try {
+    const result = await listTagsThrough(fixture, [], { DENO_CERT: CA });
+    assert.notEqual(result.isError, true, result.text);
+    assert.equal(result.tags?.[0]?.displayId, "v1.0.0");
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("TLS: without the CA, the error names the certificate problem and the fix, and no request is made", async () => {
+  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  try {
+    const result = await listTagsThrough(fixture, []);
+    assert.equal(result.isError, true);
+    assert.match(
+      result.text,
+      /the TLS connection to https:\/\/127\.0\.0\.1:\d+ failed \(.*UnknownIssuer\): .*DENO_CERT=\/path\/to\/ca\.pem or deno run --cert \/path\/to\/ca\.pem/,
+    );
+    assert.ok(!result.text.includes(TEST_TOKEN));
+    assert.equal(fixture.requests.length, 0, "nothing was sent over an untrusted connection");
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("TLS: a certificate problem is not retried", async () => {
+  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  let attempts = 0;
+  const client = new BitbucketClient({
+    baseUrl: new URL(fixture.url),
+    token: TEST_TOKEN,
+    timeoutMs: 5000,
+    fetch: (input, init) => {
+      attempts++;
+      return fetch(input, init);
+    },
+  });
+  try {
+    const error = await client.get("/api/latest/projects", z.unknown()).catch((e) => e);
+    assert.ok(error instanceof BitbucketError);
+    assert.match(error.message, /TLS connection .* failed/);
+    assert.equal(attempts, 1);
+  } finally {
+    await fixture.close();
+  }
+});
