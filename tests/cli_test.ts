@@ -65,6 +65,19 @@ const startupErrors: {
     says:
       /cannot read BITBUCKET_URL: run with --allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME/,
   },
+  { why: "mistyped command", args: ["srve"], env: ENV, says: /unknown command "srve": use serve/ },
+  {
+    why: "a token pasted as a command",
+    args: [TEST_TOKEN],
+    env: ENV,
+    says: /unknown command \(\d+ characters, not shown in case it is a secret\)/,
+  },
+  {
+    why: "a token pasted as a second argument",
+    args: ["serve", TEST_TOKEN],
+    env: ENV,
+    says: /unexpected argument \(\d+ characters, not shown/,
+  },
   {
     why: "bad timeout",
     args: ["--timeout", "soon"],

@@ -65,6 +65,16 @@ Environment:
   BITBUCKET_USERNAME  optional: send the token as Basic auth for this user
 `;
 
+/**
+ * How a stray argument is quoted back: a word that looks like a mistyped
+ * command is shown; anything else is not, in case it is a pasted secret.
+ */
+function shown(value: string): string {
+  return /^[a-z][a-z-]{0,19}$/.test(value)
+    ? JSON.stringify(value)
+    : `(${value.length} characters, not shown in case it is a secret)`;
+}
+
 function names(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   return value.split(",").map((n) => n.trim()).filter((n) => n.length > 0);
@@ -108,7 +118,7 @@ export function parseFlags(argv: readonly string[]): Flags {
   const command = positionals[0] ?? "serve";
   if (command !== "serve" && command !== "tools" && command !== "check") {
     throw new StartupError(
-      `unknown command ${JSON.stringify(command)}: use serve, tools or check`,
+      `unknown command ${shown(command)}: use serve, tools or check`,
     );
   }
   const logLevel = LOG_LEVELS.find((level) => level === values["log-level"]);
@@ -118,7 +128,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     );
   }
   if (positionals.length > 1) {
-    throw new StartupError(`unexpected argument ${JSON.stringify(positionals[1])}: see --help`);
+    throw new StartupError(`unexpected argument ${shown(positionals[1] ?? "")}: see --help`);
   }
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) {
