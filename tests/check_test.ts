@@ -10,11 +10,9 @@ import { APPLICATION_PROPERTIES, RECENT_REPOS } from "./cases/system.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { type Finished, runMain, scopedPermissions } from "./support/spawn.ts";
-import { tempDir } from "./support/temp_dir.ts";
-import { opensslInstalled, selfSignedCert, startTlsFront } from "./support/tls.ts";
+import { startTlsFront, TEST_TLS } from "./support/tls.ts";
 
 const NAMES = ["url", "permission", "connection", "bitbucket", "token", "tools"];
-const OPENSSL = opensslInstalled();
 
 /** A finished `check`, its stdout read as one line per check. */
 interface CheckRun extends Finished {
@@ -155,40 +153,30 @@ Deno.test("check: a server that accepts but never answers fails after --timeout"
   }
 });
 
-Deno.test({
-  name:
-    `check: a certificate from a private CA fails TLS with the DENO_CERT/--cert fix, which works${
-      OPENSSL ? "" : " (ignored: openssl is not installed)"
-    }`,
-  ignore: !OPENSSL,
-  fn: async () => {
-    await using fixture = fixtureWith();
-    const tls = await selfSignedCert();
-    const front = startTlsFront(tls, new URL(fixture.url).origin);
-    await using dir = await tempDir("tls");
-    const caFile = `${dir.path}/ca.pem`;
-    await Deno.writeTextFile(caFile, tls.cert);
-    try {
-      const env = { BITBUCKET_URL: `${front.origin}/bitbucket`, BITBUCKET_TOKEN: TEST_TOKEN };
-      const untrusted = await check(env);
-      assert.equal(untrusted.code, 1);
-      assertMarks(untrusted, "✓✓✗--✓");
-      assert.match(
-        untrusted.lines.connection!.text,
-        /TLS to 127\.0\.0\.1:\d+ failed: .*UnknownIssuer/,
-      );
-      assert.match(untrusted.lines.connection!.text, /Fix: .*DENO_CERT=.*--cert/);
+Deno.test("check: a certificate from a private CA fails TLS with the DENO_CERT/--cert fix, which works", async () => {
+  await using fixture = fixtureWith();
+  const front = startTlsFront(TEST_TLS, new URL(fixture.url).origin);
+  const caFile = TEST_TLS.caFile;
+  try {
+    const env = { BITBUCKET_URL: `${front.origin}/bitbucket`, BITBUCKET_TOKEN: TEST_TOKEN };
+    const untrusted = await check(env);
+    assert.equal(untrusted.code, 1);
+    assertMarks(untrusted, "✓✓✗--✓");
+    assert.match(
+      untrusted.lines.connection!.text,
+      /TLS to 127\.0\.0\.1:\d+ failed: .*UnknownIssuer/,
+    );
+    assert.match(untrusted.lines.connection!.text, /Fix: .*DENO_CERT=.*--cert/);
 
-      const viaEnv = await check({ ...env, DENO_CERT: caFile });
-      assert.equal(viaEnv.code, 0, viaEnv.stdout);
-      assert.match(viaEnv.lines.connection!.text, /over TLS \(certificate trusted\)/);
-      const host = new URL(front.origin).host;
-      const viaFlag = await check(env, [], ["--cert", caFile, ...scopedPermissions(host)]);
-      assert.equal(viaFlag.code, 0, viaFlag.stdout);
-    } finally {
-      await front.close();
-    }
-  },
+    const viaEnv = await check({ ...env, DENO_CERT: caFile });
+    assert.equal(viaEnv.code, 0, viaEnv.stdout);
+    assert.match(viaEnv.lines.connection!.text, /over TLS \(certificate trusted\)/);
+    const host = new URL(front.origin).host;
+    const viaFlag = await check(env, [], ["--cert", caFile, ...scopedPermissions(host)]);
+    assert.equal(viaFlag.code, 0, viaFlag.stdout);
+  } finally {
+    await front.close();
+  }
 });
 
 Deno.test("check: a wrong context path (404 from the web server) is diagnosed as such", async () => {

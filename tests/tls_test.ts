@@ -6,17 +6,11 @@ import { ALL_ROUTES } from "./cases/mod.ts";
 import { type FixtureBitbucket, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams, type Wire } from "./support/stdio_server.ts";
+import { TEST_TLS } from "./support/tls.ts";
 
-/**
- * Bitbucket on a private CA: tests/fixtures_tls/ holds a test-only CA and a
- * certificate it issued for 127.0.0.1 (valid until 2126; see its README).
- */
-const TLS_DIR = new URL("./fixtures_tls/", import.meta.url);
-const CA = new URL("ca.pem", TLS_DIR).pathname;
-const tls = {
-  cert: Deno.readTextFileSync(new URL("server.pem", TLS_DIR)),
-  key: Deno.readTextFileSync(new URL("server.key", TLS_DIR)),
-};
+/** Bitbucket on a private CA: the committed test-only CA and its 127.0.0.1 certificate. */
+const CA = TEST_TLS.caFile;
+const tls = TEST_TLS;
 
 /** Starts the server with extra `deno run` flags and environment, and calls list_tags once. */
 async function listTagsThrough(

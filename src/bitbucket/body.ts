@@ -57,3 +57,8 @@ export function declaredLength(headers: Headers): number | undefined {
   const value = headers.get("content-length");
   return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
+
+/** True when a body is an HTML page (a login, SSO or proxy page) rather than Bitbucket's JSON. */
+export function isHtml(contentType: string, text: string): boolean {
+  return contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
+}

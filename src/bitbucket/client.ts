@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   declaredLength,
   DEFAULT_MAX_RESPONSE_BYTES,
+  isHtml,
   MAX_ERROR_BODY_BYTES,
   readAtMost,
 } from "./body.ts";
@@ -484,10 +485,9 @@ export function parseEntity<S extends z.ZodType>(
   });
 }
 
-/** True when a body is an HTML page (a login, SSO or proxy page) rather than Bitbucket's JSON. */
+/** True when an answer is an HTML page (a login, SSO or proxy page) rather than Bitbucket's JSON. */
 function looksLikeHtml(response: Response, text: string): boolean {
-  const contentType = response.headers.get("content-type") ?? "";
-  return contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
+  return isHtml(response.headers.get("content-type") ?? "", text);
 }
 
 function errorDetails(text: string): BitbucketErrorDetail[] {

@@ -14,7 +14,7 @@ export interface FetchFailure {
 }
 
 /** The most specific message in an error's `cause` chain, without the URL preamble. */
-function innermostMessage(error: unknown): string {
+export function innermostMessage(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error);
   let current: unknown = error;
   for (

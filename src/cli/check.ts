@@ -10,12 +10,8 @@ import { BitbucketError } from "../bitbucket/errors.ts";
 import { type EnvReader, parseBaseUrl, StartupError } from "../config.ts";
 import { selectTools } from "../server/gating.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
-import {
-  diagnoseConnection,
-  diagnoseNotBitbucket,
-  diagnoseToken,
-  isHtml,
-} from "./check_diagnosis.ts";
+import { isHtml } from "../bitbucket/body.ts";
+import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import type { Flags } from "./flags.ts";
 import { type Logger, loggingFetch } from "./log.ts";
 

@@ -3,7 +3,9 @@
  * would: a diagnosis a person can understand and the fix to try. Used by the
  * `check` command only; nothing here ever sees the token.
  */
+import { isHtml } from "../bitbucket/body.ts";
 import type { BitbucketError } from "../bitbucket/errors.ts";
+import { innermostMessage } from "../bitbucket/fetch_failure.ts";
 
 /** What failed, and what to do about it. */
 export interface Diagnosis {
@@ -11,32 +13,10 @@ export interface Diagnosis {
   fix: string;
 }
 
-/** Every message in an error's `cause` chain: Deno's fetch says "fetch failed" and puts the story in `cause`. */
-function messages(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current !== undefined; depth++) {
-    if (current instanceof Error) {
-      parts.push(current.message);
-      current = current.cause;
-    } else {
-      parts.push(String(current));
-      break;
-    }
-  }
-  return parts.join(": ");
-}
-
-/** The most specific part of a fetch failure, without the "error sending request for url (...)" preamble. */
-function shortReason(text: string): string {
-  const last = text.split(/client error \([^)]*\): /).pop() ?? text;
-  return last.replace(/^.*error sending request for url \([^)]*\): /, "").trim();
-}
-
 /** Why a request to `url` got no HTTP answer at all: DNS, refused, TLS, timeout or other. */
 export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number): Diagnosis {
   const name = error instanceof Error ? error.name : "";
-  const text = messages(error);
+  const text = innermostMessage(error);
   const host = url.hostname;
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   if (name === "TimeoutError") {
@@ -50,7 +30,7 @@ export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number):
     /dns error|failed to lookup address|name or service not known|nodename nor servname/i.test(text)
   ) {
     return {
-      detail: `cannot resolve ${host}: no DNS answer for that name (${shortReason(text)})`,
+      detail: `cannot resolve ${host}: no DNS answer for that name (${text})`,
       fix:
         "check the host name in BITBUCKET_URL; if Bitbucket is on an internal network, connect to it (VPN) first",
     };
@@ -65,13 +45,13 @@ export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number):
   }
   if (/certificate|UnknownIssuer|tls|ssl|handshake/i.test(text)) {
     return {
-      detail: `TLS to ${host}:${port} failed: ${shortReason(text)}`,
+      detail: `TLS to ${host}:${port} failed: ${text}`,
       fix:
         "if Bitbucket's certificate comes from a private CA, give Deno that CA: DENO_CERT=/path/to/ca.pem in the environment, or --cert /path/to/ca.pem on deno run (DENO_TLS_CA_STORE=system uses the system's trusted CAs)",
     };
   }
   return {
-    detail: `cannot connect to ${host}:${port}: ${shortReason(text)}`,
+    detail: `cannot connect to ${host}:${port}: ${text}`,
     fix: "check BITBUCKET_URL and that this machine can reach Bitbucket",
   };
 }
@@ -80,11 +60,6 @@ export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number):
 function pageTitle(text: string): string | undefined {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim().replace(/\s+/g, " ");
   return title ? title.slice(0, 80) : undefined;
-}
-
-/** True when a body is an HTML page rather than Bitbucket's JSON. */
-export function isHtml(contentType: string, text: string): boolean {
-  return contentType.includes("text/html") || /^\s*<(!doctype|html)/i.test(text);
 }
 
 const CONTEXT_PATH_FIX =

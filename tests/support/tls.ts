@@ -1,65 +1,25 @@
 /**
- * A certificate for 127.0.0.1 that no public CA vouches for, made with
- * `openssl` at test time (nothing secret is kept in the repository), and an
- * HTTPS front that relays every request to a plain-HTTP fixture Bitbucket.
+ * TLS material for tests: the test-only private CA and the 127.0.0.1
+ * certificate it issued (tests/fixtures_tls/, see its README), and an HTTPS
+ * front that relays every request to a plain-HTTP fixture Bitbucket.
  */
 
-/** A self-signed certificate and its key, PEM-encoded. */
-export interface SelfSigned {
+const TLS_DIR = new URL("../fixtures_tls/", import.meta.url);
+
+/** A server certificate and key (PEM), and the path of the CA that issued it. */
+export interface TestTls {
   cert: string;
   key: string;
+  /** The CA file to hand to Deno (DENO_CERT or --cert). */
+  caFile: string;
 }
 
-/** True when an `openssl` command is installed. */
-export function opensslInstalled(): boolean {
-  try {
-    return new Deno.Command("openssl", { args: ["version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-/**
- * A P-256 certificate for IP 127.0.0.1, valid for a day, that is its own
- * issuer (so it can be handed to Deno as the trusted CA). Key and certificate
- * come back on openssl's stdout: no file is read.
- */
-export async function selfSignedCert(): Promise<SelfSigned> {
-  const { code, stdout, stderr } = await new Deno.Command("openssl", {
-    args: [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      "-",
-      "-out",
-      "-",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-addext",
-      "basicConstraints=critical,CA:FALSE",
-    ],
-    stdin: "null",
-  }).output();
-  if (code !== 0) throw new Error(`openssl failed: ${new TextDecoder().decode(stderr)}`);
-  const pem = new TextDecoder().decode(stdout);
-  const block = (label: string) => {
-    const match = new RegExp(`-----BEGIN ${label}-----[^-]+-----END ${label}-----`).exec(pem);
-    if (!match) throw new Error(`openssl printed no ${label}`);
-    return match[0] + "\n";
-  };
-  return { cert: block("CERTIFICATE"), key: block("PRIVATE KEY") };
-}
+/** The committed test-only certificate for 127.0.0.1 and its CA. */
+export const TEST_TLS: TestTls = {
+  cert: Deno.readTextFileSync(new URL("server.pem", TLS_DIR)),
+  key: Deno.readTextFileSync(new URL("server.key", TLS_DIR)),
+  caFile: new URL("ca.pem", TLS_DIR).pathname,
+};
 
 /** An HTTPS server on 127.0.0.1 relaying to `target` (an http origin). */
 export interface TlsFront {
@@ -69,7 +29,7 @@ export interface TlsFront {
 }
 
 /** Serves `cert` on 127.0.0.1 (a free port) and relays every request, as is, to `target`. */
-export function startTlsFront(tls: SelfSigned, target: string): TlsFront {
+export function startTlsFront(tls: TestTls, target: string): TlsFront {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, cert: tls.cert, key: tls.key, onListen() {} },
     async (request) => {
