@@ -158,16 +158,7 @@ Deno.test("--max-response-mb sets the cap of a spawned server", async () => {
   ]);
   const session = new RawStdioSession(stdioServerParams(fixture.url, ["--max-response-mb", "1"]));
   try {
-    await session.request({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    });
+    await session.initialize();
     const answer = await session.request({
       jsonrpc: "2.0",
       id: 2,

@@ -28,16 +28,7 @@ Deno.test("notifications/cancelled over real stdio aborts the Bitbucket request,
   const fixture = startFixtureBitbucket([...hanging, ...ALL_ROUTES]);
   const session = new RawStdioSession(stdioServerParams(fixture.url, []));
   try {
-    await session.request({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "0" },
-      },
-    });
+    await session.initialize();
     await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await session.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call });
     await fixture.until(() => fixture.requests.length === 1);

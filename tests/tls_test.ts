@@ -23,16 +23,7 @@ async function listTagsThrough(
   Object.assign(params.env, env);
   const session = new RawStdioSession(params);
   try {
-    await session.request({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    });
+    await session.initialize();
     const answer: Wire = await session.request({
       jsonrpc: "2.0",
       id: 2,

@@ -113,6 +113,16 @@ export class RawStdioSession {
     return await answered;
   }
 
+  /** The 2025-era handshake as request id 1, at the given revision; resolves with the answer. */
+  initialize(protocolVersion = "2025-11-25"): Promise<Wire> {
+    return this.request({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "tests", version: "0" } },
+    });
+  }
+
   /** Writes text to stdin exactly as given (for malformed input). */
   async sendRaw(text: string): Promise<void> {
     await this.#writer.write(new TextEncoder().encode(text));
