@@ -16,8 +16,8 @@ export const listCommits = defineTool({
   readOnly: true,
   safe: true,
   input: RepoArgs.extend({
-    until: RefArg("Commit id or ref to start from (inclusive)").optional(),
-    since: RefArg("Commit id or ref to stop at (exclusive)").optional(),
+    until: RefArg("Newest commit or ref (inclusive)").optional(),
+    since: RefArg("Oldest commit or ref (exclusive)").optional(),
     path: z.string().min(1).max(4096).optional().describe(
       "Only commits touching this file or directory",
     ),

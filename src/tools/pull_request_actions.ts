@@ -33,15 +33,14 @@ const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name }
 export const createPullRequest = defineTool({
   name: "create_pull_request",
   title: "Create a pull request",
-  description:
-    "Open a pull request from a branch into to_ref (default: the repository's default branch), optionally as a draft.",
+  description: "Open a pull request from a branch into to_ref, optionally as a draft.",
   readOnly: false,
   safe: true,
   why: "opens a new pull request; nothing existing changes, and it can be declined",
   input: RepoArgs.extend({
-    from_ref: RefArg("Source branch, e.g. feature/x (or refs/heads/..., refs/tags/...)"),
+    from_ref: RefArg("Source branch, e.g. feature/x"),
     title: TitleArg,
-    to_ref: RefArg("Target branch (default: the repository's default branch)").optional(),
+    to_ref: RefArg("Target branch (default: the default branch)").optional(),
     description: DescriptionArg.optional(),
     reviewers: ReviewersArg.optional(),
     draft: z.boolean().optional().describe("Open as a draft"),
@@ -126,7 +125,7 @@ export const updatePullRequest = defineTool({
 });
 
 const VersionArg = z.number().int().min(0).optional().describe(
-  "The version you reviewed; a stale one is refused (default: the current one)",
+  "Version you reviewed (default: current); a stale one is refused",
 );
 
 const STRATEGIES = [

@@ -183,7 +183,7 @@ export const addPrComment = defineTool({
   name: "add_pr_comment",
   title: "Comment on a pull request",
   description:
-    "Comment on a pull request: generally, as a reply (parent_id), on a file (path) or line (path + line), or as a task (task: true).",
+    "Comment on a pull request: general, reply (parent_id), on a file (path) or line (path + line), or a task (task: true).",
   readOnly: false,
   safe: true,
   why: "adds a comment and changes nothing existing; a task only holds the merge until resolved",
@@ -198,9 +198,9 @@ export const addPrComment = defineTool({
     ).optional(),
     file_type: oneOf(
       ["FROM", "TO"] as const,
-      "Side of the diff the line number counts in (default FROM for REMOVED, else TO)",
+      "Diff side the line counts in (default FROM for REMOVED, else TO)",
     ).optional(),
-    task: z.boolean().optional().describe("Post as a task that must be resolved before merging"),
+    task: z.boolean().optional().describe("Post as a task (blocks merging until resolved)"),
   }),
   output: z.object({ comment: CommentOut }),
   async handler(args, { bitbucket, signal }) {

@@ -36,7 +36,7 @@ export const listPullRequests = defineTool({
   name: "list_pull_requests",
   title: "List pull requests",
   description:
-    "Pull requests of a repository (project and repo), or with neither your own across Bitbucket. Newest first.",
+    "Pull requests of a repository, or (without project and repo) your own across Bitbucket. Newest first.",
   readOnly: true,
   safe: true,
   input: RepoArgs.partial().extend({
@@ -45,9 +45,7 @@ export const listPullRequests = defineTool({
     role: oneOf(["AUTHOR", "REVIEWER", "PARTICIPANT"] as const, "Only those where you are")
       .optional(),
     source_branch: BranchArg("Only from this branch (needs project and repo)"),
-    target_branch: BranchArg(
-      "Only into this branch (needs project and repo; with source_branch, pages may hold fewer)",
-    ),
+    target_branch: BranchArg("Only into this branch (needs project and repo)"),
   }).extend(PagingArgs.shape),
   output: z.object({ pullRequests: z.array(PullRequestSummary) }).extend(PageTail.shape),
   async handler(args, { bitbucket, signal }) {
