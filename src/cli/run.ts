@@ -11,6 +11,7 @@ import {
 } from "../config.ts";
 import { createServerFactory } from "../server/factory.ts";
 import { selectTools, unknownToolNames, unknownToolsets } from "../server/gating.ts";
+import { collectWhenIdle } from "../server/idle_collector.ts";
 import { serveHttp } from "../server/http.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
@@ -86,7 +87,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   await checkNetPermission(config.baseUrl);
   const bitbucket = new BitbucketClient({
     ...config,
-    fetch: loggingFetch(config.baseUrl, logger),
+    fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
   });
   const tools = selectTools(CATALOGUE, flags);
   const transport = new StdioLineTransport();
@@ -127,7 +128,7 @@ async function serveOverHttp(
       address,
       allowHosts: flags.allowHosts,
       onerror: (error) => logger.log("error", error.message),
-      fetch: loggingFetch(config.baseUrl, logger),
+      fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {

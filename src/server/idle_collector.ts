@@ -1,0 +1,59 @@
+import v8 from "node:v8";
+import vm from "node:vm";
+
+/**
+ * V8's full garbage collector, reached without `--expose-gc` on the command
+ * line: the flag is set at run time and `gc` read from a fresh context.
+ * Undefined if this runtime does not allow it.
+ */
+export function fullCollector(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    return typeof gc === "function" ? gc as () => void : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Wraps `fetch` so that, once Bitbucket requests stop for `quietMs`, one full
+ * collection runs. V8 collects lazily, so after a burst of calls the garbage
+ * would otherwise sit in memory for as long as the server stays idle, which
+ * for an MCP server is most of its life. The timer never keeps the process
+ * alive.
+ */
+export function collectWhenIdle(
+  inner: typeof fetch,
+  quietMs = 1000,
+  collect: (() => void) | undefined = undefined,
+): typeof fetch {
+  let gc = collect;
+  let resolved = collect !== undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight = 0;
+  const rearm = () => {
+    clearTimeout(timer);
+    if (inFlight > 0) return;
+    const armed = setTimeout(() => {
+      timer = undefined;
+      if (!resolved) {
+        gc = fullCollector();
+        resolved = true;
+      }
+      gc?.();
+    }, quietMs);
+    Deno.unrefTimer(armed);
+    timer = armed;
+  };
+  return async (input, init) => {
+    inFlight++;
+    clearTimeout(timer);
+    try {
+      return await inner(input, init);
+    } finally {
+      inFlight--;
+      rearm();
+    }
+  };
+}
