@@ -4,8 +4,7 @@ import type { BitbucketClient, Query } from "./client.ts";
 /** The largest page Bitbucket serves in one request, and so our cap on `limit`. */
 export const MAX_LIMIT = 1000;
 
-/** Bitbucket's paged envelope around a list of entities. */
-export function pageOf<T extends z.ZodType>(item: T) {
+function makePage<T extends z.ZodType>(item: T) {
   return z.object({
     values: z.array(item),
     isLastPage: z.boolean(),
@@ -14,6 +13,22 @@ export function pageOf<T extends z.ZodType>(item: T) {
     size: z.number().int().optional(),
     limit: z.number().int().optional(),
   });
+}
+
+const pages = new WeakMap<z.ZodType, ReturnType<typeof makePage>>();
+
+/**
+ * Bitbucket's paged envelope around a list of entities. One schema per item
+ * schema, made once: zod compiles a fast parser for each schema object on
+ * first use, so a fresh envelope per request would pay that on every call.
+ */
+export function pageOf<T extends z.ZodType>(item: T): ReturnType<typeof makePage<T>> {
+  let page = pages.get(item);
+  if (!page) {
+    page = makePage(item);
+    pages.set(item, page);
+  }
+  return page as ReturnType<typeof makePage<T>>;
 }
 
 /** Where a listing stopped: what a caller passes back as `start` to continue. */

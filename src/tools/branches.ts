@@ -4,6 +4,9 @@ import { apiPath } from "../bitbucket/path.ts";
 import { defineTool } from "./define.ts";
 import { RepoArgs } from "./fragments.ts";
 
+/** A branch as create_branch returns it (made once, not per call). */
+const CreatedBranch = Branch.pick({ id: true, displayId: true, latestCommit: true });
+
 /** Creates a branch at a branch, tag or commit. */
 export const createBranch = defineTool({
   name: "create_branch",
@@ -16,7 +19,7 @@ export const createBranch = defineTool({
     name: z.string().min(1).max(1024).describe("New branch name, e.g. feature/login"),
     start_point: z.string().min(1).max(1024).describe("Branch, tag or commit id to start from"),
   }),
-  output: z.object({ branch: Branch.pick({ id: true, displayId: true, latestCommit: true }) }),
+  output: z.object({ branch: CreatedBranch }),
   async handler({ project, repo, name, start_point }, { bitbucket, signal }) {
     // The core branches POST (createBranchForRepository, REPO_WRITE), like create_tag's
     // tags POST: its startPoint takes any ref or commit, where the spec limits
@@ -24,7 +27,7 @@ export const createBranch = defineTool({
     const branch = await bitbucket.send(
       "POST",
       apiPath`/api/latest/projects/${project}/repos/${repo}/branches`,
-      Branch.pick({ id: true, displayId: true, latestCommit: true }),
+      CreatedBranch,
       { name, startPoint: start_point },
       signal,
     );

@@ -26,6 +26,9 @@ const FullCommitIdArg = z.string().regex(FULL_COMMIT_ID, {
     "must be a full commit id (40 hex digits): build statuses are recorded against full ids; get_commit gives the full id of an abbreviated one",
 }).describe("Full commit id (40 hex digits)");
 
+/** Just the id of a commit: what expanding an abbreviated id needs. */
+const CommitIdOnly = Commit.pick({ id: true });
+
 /**
  * The full id of a commit in a repository. Code Insights needs full ids, and a
  * status stored against an abbreviation would not be found by id, so an
@@ -41,7 +44,7 @@ async function fullCommitId(
   if (FULL_COMMIT_ID.test(commitId)) return commitId.toLowerCase();
   const commit = await bitbucket.get(
     apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
-    Commit.pick({ id: true }),
+    CommitIdOnly,
     undefined,
     signal,
   );

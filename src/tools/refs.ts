@@ -75,6 +75,9 @@ const ResolvedRef = z.object({
   latestCommit: z.string().optional(),
 });
 
+/** A branch or tag by name and head commit: all resolve_ref reads from either listing. */
+const NamedRef = Branch.pick({ id: true, displayId: true, latestCommit: true });
+
 /** Looks a name up among branches or tags by exact display name (Bitbucket's filter is a substring match). */
 async function findExact(
   bitbucket: BitbucketClient,
@@ -82,7 +85,7 @@ async function findExact(
   name: string,
   signal: AbortSignal,
 ): Promise<{ id: string; displayId: string; latestCommit?: string } | undefined> {
-  const schema = pageOf(Branch.pick({ id: true, displayId: true, latestCommit: true }));
+  const schema = pageOf(NamedRef);
   const page = await bitbucket.get(path, schema, { filterText: name, limit: 100 }, signal);
   return page.values.find((ref) => ref.displayId === name);
 }
