@@ -159,15 +159,9 @@ Deno.test("--max-response-mb sets the cap of a spawned server", async () => {
   const session = new RawStdioSession(stdioServerParams(fixture.url, ["--max-response-mb", "1"]));
   try {
     await session.initialize();
-    const answer = await session.request({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "list_branches", arguments: { project: "PROJ", repo: "web" } },
-    });
-    const result = answer.result as { isError?: boolean; content: { text: string }[] };
+    const result = await session.callTool(2, "list_branches", { project: "PROJ", repo: "web" });
     assert.equal(result.isError, true);
-    assert.match(result.content[0]!.text, /larger than 1 MiB/);
+    assert.match(result.text, /larger than 1 MiB/);
   } finally {
     await session.close();
     await fixture.close();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ALL_ROUTES } from "./cases/mod.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
-import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
+import { RawStdioSession, stdioServerParams, type ToolAnswer } from "./support/stdio_server.ts";
 
 /**
  * Deno's fetch honours HTTP_PROXY/HTTPS_PROXY and NO_PROXY. Here Bitbucket's
@@ -14,20 +14,13 @@ const BITBUCKET = "http://bitbucket.invalid/bitbucket";
 
 async function listTagsVia(
   env: Record<string, string>,
-): Promise<{ isError?: boolean; text: string }> {
+): Promise<ToolAnswer> {
   const params = stdioServerParams(BITBUCKET, []);
   Object.assign(params.env, env);
   const session = new RawStdioSession(params);
   try {
     await session.initialize();
-    const answer = await session.request({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "list_tags", arguments: { project: "PROJ", repo: "web" } },
-    });
-    const result = answer.result as { isError?: boolean; content: { text: string }[] };
-    return { isError: result.isError, text: result.content[0]!.text };
+    return await session.callTool(2, "list_tags", { project: "PROJ", repo: "web" });
   } finally {
     await session.close();
   }

@@ -5,7 +5,7 @@ import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { ALL_ROUTES } from "./cases/mod.ts";
 import { type FixtureBitbucket, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
-import { RawStdioSession, stdioServerParams, type Wire } from "./support/stdio_server.ts";
+import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
 import { TEST_TLS } from "./support/tls.ts";
 
 /** Bitbucket on a private CA: the committed test-only CA and its 127.0.0.1 certificate. */
@@ -24,22 +24,9 @@ async function listTagsThrough(
   const session = new RawStdioSession(params);
   try {
     await session.initialize();
-    const answer: Wire = await session.request({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "list_tags", arguments: { project: "PROJ", repo: "web" } },
-    });
-    const result = answer.result as {
-      isError?: boolean;
-      content: { text: string }[];
-      structuredContent?: { tags: { displayId: string }[] };
-    };
-    return {
-      isError: result.isError,
-      text: result.content[0]!.text,
-      tags: result.structuredContent?.tags,
-    };
+    const result = await session.callTool(2, "list_tags", { project: "PROJ", repo: "web" });
+    const tags = result.structuredContent?.tags as { displayId: string }[] | undefined;
+    return { ...result, tags };
   } finally {
     const { code } = await session.close();
     assert.equal(code, 0);

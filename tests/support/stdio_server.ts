@@ -43,6 +43,13 @@ export function stdioServerParams(
 /** A JSON-RPC message as it travels on the wire. */
 export type Wire = Record<string, unknown> & { id?: number | string; method?: string };
 
+/** A `tools/call` result as a test reads it: the error flag, the first text block, the payload. */
+export interface ToolAnswer {
+  isError?: boolean;
+  text: string;
+  structuredContent?: Record<string, unknown>;
+}
+
 /**
  * A raw JSON-RPC conversation with the real server over its stdio: send
  * messages, await the response to an id, and end by closing stdin.
@@ -121,6 +128,26 @@ export class RawStdioSession {
       method: "initialize",
       params: { protocolVersion, capabilities: {}, clientInfo: { name: "tests", version: "0" } },
     });
+  }
+
+  /** Calls a tool as request `id` and reads its result. */
+  async callTool(id: number, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+    const answer = await this.request({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    const result = answer.result as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: Record<string, unknown>;
+    };
+    return {
+      isError: result.isError,
+      text: result.content[0]!.text,
+      structuredContent: result.structuredContent,
+    };
   }
 
   /** Writes text to stdin exactly as given (for malformed input). */
