@@ -17,16 +17,20 @@ export const DEFAULT_LOG_LEVEL: LogLevel = "warn";
 /** Writes a line at a level; lines below the logger's level are dropped. */
 export interface Logger {
   readonly level: LogLevel;
+  /** Whether a line at `level` would be written: lets callers skip building it. */
+  enabled(level: LogLevel): boolean;
   log(level: LogLevel, message: string): void;
 }
 
 /** A logger writing `bitbucket-mcp: <level>: <message>` lines to `write` (stderr by default). */
 export function createLogger(level: LogLevel, write: (line: string) => void = writeErr): Logger {
   const limit = LOG_LEVELS.indexOf(level);
+  const enabled = (at: LogLevel) => LOG_LEVELS.indexOf(at) <= limit;
   return {
     level,
+    enabled,
     log(at, message) {
-      if (LOG_LEVELS.indexOf(at) <= limit) write(`bitbucket-mcp: ${at}: ${message}`);
+      if (enabled(at)) write(`bitbucket-mcp: ${at}: ${message}`);
     },
   };
 }
@@ -46,27 +50,32 @@ function levelForStatus(status: number): LogLevel {
  */
 export function loggingFetch(base: URL, logger: Logger, inner: typeof fetch = fetch): typeof fetch {
   const prefix = base.pathname.replace(/\/+$/, "");
-  return async (input, init) => {
+  // The request line is built only for a line that will be written: at the
+  // default level a successful request costs no URL parsing or formatting.
+  const request = (input: RequestInfo | URL, init: RequestInit | undefined) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const path =
       (url.pathname.startsWith(prefix + "/") ? url.pathname.slice(prefix.length) : url.pathname) +
       url.search;
+    return `${method} ${path}`;
+  };
+  return async (input, init) => {
     const started = performance.now();
     const elapsed = () => `${Math.round(performance.now() - started)}ms`;
     try {
       const response = await inner(input, init);
-      logger.log(
-        levelForStatus(response.status),
-        `${method} ${path} ${response.status} ${elapsed()}`,
-      );
+      const level = levelForStatus(response.status);
+      if (logger.enabled(level)) {
+        logger.log(level, `${request(input, init)} ${response.status} ${elapsed()}`);
+      }
       return response;
     } catch (error) {
       const name = error instanceof Error ? error.name : "Error";
       const cancelled = name === "AbortError";
       logger.log(
         cancelled ? "info" : "warn",
-        `${method} ${path} ${cancelled ? "cancelled" : `no answer (${name})`} ${elapsed()}`,
+        `${request(input, init)} ${cancelled ? "cancelled" : `no answer (${name})`} ${elapsed()}`,
       );
       throw error;
     }
