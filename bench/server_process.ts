@@ -1,6 +1,5 @@
 import { TEST_TOKEN } from "../tests/support/harness.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { MAIN, scopedPermissions } from "../tests/support/spawn.ts";
 
 /** A spawned server speaking raw JSON-RPC over its stdio, as an MCP client would see it. */
 export class ServerProcess {
@@ -22,8 +21,7 @@ export class ServerProcess {
         "run",
         "--no-prompt",
         ...denoFlags,
-        `--allow-net=${host}`,
-        "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+        ...scopedPermissions(host),
         MAIN,
         ...extraArgs,
       ],

@@ -10,11 +10,10 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ALL_ROUTES } from "../tests/cases/mod.ts";
 import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
+import { MAIN, scopedPermissions } from "../tests/support/spawn.ts";
 import { writeOut } from "../src/cli/output.ts";
 import { renderPayload } from "./render.ts";
 import { type DemoStep, SCRIPT } from "./script.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /** Prints a line of the session (an empty line when `text` is). */
 function say(text = ""): void {
@@ -29,8 +28,7 @@ async function demo(): Promise<number> {
   const denoArgs = [
     "run",
     "--no-prompt",
-    `--allow-net=${host}`,
-    "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+    ...scopedPermissions(host),
     MAIN,
   ];
   const env: Record<string, string> = {

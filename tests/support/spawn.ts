@@ -1,9 +1,8 @@
+import { ENV_VARS } from "../../src/config.ts";
+
 /** The permission flags a user would run the server with for a given Bitbucket host. */
 export function scopedPermissions(host: string): string[] {
-  return [
-    `--allow-net=${host}`,
-    "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
-  ];
+  return [`--allow-net=${host}`, `--allow-env=${ENV_VARS.join(",")}`];
 }
 
 /** The path of main.ts, for spawning the real entry point. */
