@@ -232,9 +232,9 @@ export const setBuildStatus = defineTool({
       key,
       state: state.toUpperCase(),
       url,
-      ...(name === undefined ? {} : { name }),
-      ...(description === undefined ? {} : { description }),
-      ...(build_number === undefined ? {} : { buildNumber: build_number }),
+      name,
+      description,
+      buildNumber: build_number,
     };
     // The repository-scoped resource (since 7.14) answers 204 with no body, so
     // what is reported back is what was sent and accepted.

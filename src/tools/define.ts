@@ -98,11 +98,27 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           });
           const text = spec.document ? spec.document(out) : JSON.stringify(out);
           return {
-            structuredContent: out as Record<string, unknown>,
+            structuredContent: withoutUndefined(out) as Record<string, unknown>,
             content: [{ type: "text" as const, text }],
           };
         },
       );
     },
   };
+}
+
+/**
+ * A result as it reads on the wire: keys whose value is undefined dropped, at
+ * every depth. Handlers may leave optional fields undefined; this is the one
+ * place that keeps them out of `structuredContent` (in-memory transports do
+ * not serialise, and the text block's JSON has none).
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined) out[key] = withoutUndefined(item);
+  }
+  return out;
 }

@@ -45,8 +45,6 @@ export function named<K extends string, T>(
   key: K,
   page: Collected<T>,
 ): Record<K, T[]> & z.infer<typeof PageTail> {
-  const tail = page.nextPageStart === undefined
-    ? { isLastPage: page.isLastPage }
-    : { isLastPage: page.isLastPage, nextPageStart: page.nextPageStart };
+  const tail = { isLastPage: page.isLastPage, nextPageStart: page.nextPageStart };
   return { [key]: page.values, ...tail } as Record<K, T[]> & z.infer<typeof PageTail>;
 }

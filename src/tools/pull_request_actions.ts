@@ -11,7 +11,6 @@ import {
   callerName,
   oneOf,
   PrArgs,
-  present,
   prPath,
   PullRequestOut,
   pullRequestOut,
@@ -351,12 +350,12 @@ export const submitPrReview = defineTool({
       signal,
     );
     return {
-      participant: present({
+      participant: {
         ...userOut(participant.user),
         role: participant.role,
         status: participant.status ?? REVIEW_STATUS[action],
         lastReviewedCommit: participant.lastReviewedCommit,
-      }),
+      },
     };
   },
 });

@@ -5,7 +5,7 @@ import { type Collected, collectPages, MAX_LIMIT, pageOf } from "../bitbucket/pa
 import { apiPath } from "../bitbucket/path.ts";
 import { defineTool } from "./define.ts";
 import { named, PageTail, PagingArgs } from "./fragments.ts";
-import { idArg, oneOf, PrArgs, present, prPath, UserOut, userOut } from "./pull_request_shared.ts";
+import { idArg, oneOf, PrArgs, prPath, UserOut, userOut } from "./pull_request_shared.ts";
 
 const AnchorOut = z.object({
   path: z.string(),
@@ -41,7 +41,7 @@ const TaskOut = CommentFields.omit({ severity: true }).extend({
 });
 
 function fields(c: Comment): z.infer<typeof CommentFields> {
-  return present({
+  return {
     id: c.id,
     version: c.version,
     author: userOut(c.author),
@@ -49,13 +49,13 @@ function fields(c: Comment): z.infer<typeof CommentFields> {
     createdDate: c.createdDate,
     state: c.state,
     severity: c.severity,
-  });
+  };
 }
 
 function anchorOut(c: Comment): z.infer<typeof AnchorOut> | undefined {
   if (c.anchor === undefined) return undefined;
   const { path, line, lineType, fileType, srcPath } = c.anchor;
-  return present({ path, line, lineType, fileType, srcPath });
+  return { path, line, lineType, fileType, srcPath };
 }
 
 function commentOut(c: Comment): z.infer<typeof CommentOut> {
@@ -67,12 +67,12 @@ function commentOut(c: Comment): z.infer<typeof CommentOut> {
     }
   };
   walk(c);
-  return present({ ...fields(c), anchor: anchorOut(c), replies });
+  return { ...fields(c), anchor: anchorOut(c), replies };
 }
 
 function taskOut(c: Comment): z.infer<typeof TaskOut> {
   const { severity: _, ...rest } = fields(c);
-  return present({ ...rest, anchor: anchorOut(c), resolvedDate: c.resolvedDate });
+  return { ...rest, anchor: anchorOut(c), resolvedDate: c.resolvedDate };
 }
 
 /**

@@ -60,16 +60,6 @@ export function qualifyBranch(name: string): string {
   return name.startsWith("refs/") ? name : `refs/heads/${name}`;
 }
 
-/**
- * The object without its undefined-valued keys, so a result holds only what
- * Bitbucket said (results are not serialised on every transport).
- */
-export function present<T extends Record<string, unknown>>(fields: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
-  return out as T;
-}
-
 /** A person as tools return them. */
 export const UserOut = z.object({
   name: z.string().describe("Username"),
@@ -78,7 +68,7 @@ export const UserOut = z.object({
 
 /** Trims a Bitbucket user to {@link UserOut}. */
 export function userOut(user: z.infer<typeof ApplicationUser>): z.infer<typeof UserOut> {
-  return present({ name: user.name, displayName: user.displayName });
+  return { name: user.name, displayName: user.displayName };
 }
 
 const ReviewerOut = UserOut.extend({
@@ -119,17 +109,17 @@ function reviewStatus(p: z.infer<typeof Participant>): string {
 }
 
 function refOut(ref: z.infer<typeof PullRequestRef>): z.infer<typeof RefOut> {
-  return present({
+  return {
     id: ref.id,
     displayId: ref.displayId,
     latestCommit: ref.latestCommit,
     repository: `${ref.repository.project.key}/${ref.repository.slug}`,
-  });
+  };
 }
 
 /** Trims a Bitbucket pull request to {@link PullRequestOut}. */
 export function pullRequestOut(pr: z.infer<typeof PullRequest>): z.infer<typeof PullRequestOut> {
-  return present({
+  return {
     id: pr.id,
     version: pr.version,
     title: pr.title,
@@ -144,7 +134,7 @@ export function pullRequestOut(pr: z.infer<typeof PullRequest>): z.infer<typeof 
     updatedDate: pr.updatedDate,
     closedDate: pr.closedDate,
     link: pr.links?.self?.[0]?.href,
-  });
+  };
 }
 
 /** Trims a Bitbucket pull request to {@link PullRequestSummary}. */

@@ -16,7 +16,6 @@ import {
   callerName,
   oneOf,
   PrArgs,
-  present,
   prPath,
   PullRequestOut,
   pullRequestOut,
@@ -333,14 +332,12 @@ export const listPrChanges = defineTool({
     );
     return named("changes", {
       ...page,
-      values: page.values.map((c) =>
-        present({
-          path: pathText(c.path),
-          type: c.type,
-          srcPath: c.srcPath === undefined ? undefined : pathText(c.srcPath),
-          nodeType: c.nodeType,
-        })
-      ),
+      values: page.values.map((c) => ({
+        path: pathText(c.path),
+        type: c.type,
+        srcPath: c.srcPath === undefined ? undefined : pathText(c.srcPath),
+        nodeType: c.nodeType,
+      })),
     });
   },
 });
@@ -391,6 +388,6 @@ export const getPrMergeStatus = defineTool({
       undefined,
       signal,
     );
-    return { mergeStatus: present({ canMerge, conflicted, outcome, vetoes }) };
+    return { mergeStatus: { canMerge, conflicted, outcome, vetoes } };
   },
 });

@@ -155,10 +155,10 @@ export const getFileContent = defineTool({
     return {
       file: {
         path,
-        ...(at === undefined ? {} : { ref: at }),
+        ref: at,
         content,
         truncated: !raw.complete,
-        ...(size === undefined ? {} : { size }),
+        size,
       },
     };
   },
