@@ -86,7 +86,7 @@ export async function measureResultSizes(tools: string[]): Promise<ResultSize[]>
   for (const tool of tools) {
     const entry = toolArguments[tool];
     if (!entry) continue;
-    await using h = await connect({ selection: { yolo: true } });
+    await using h = await connect({ routes: entry.routes, selection: { yolo: true } });
     const result = await h.client.callTool({ name: tool, arguments: entry.args });
     const textBytes = new TextEncoder().encode(firstText(result)).length;
     const rawBytes = h.fixture.requests.reduce((n, r) => n + r.responseBytes, 0);

@@ -1,3 +1,13 @@
+import { basePath } from "./bitbucket/base_path.ts";
+
+/** How long one Bitbucket request may take in all when `--timeout` is not given, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** The timeout of one Bitbucket request in milliseconds: `--timeout`, else the default. */
+export function timeoutMsOf(flags: { timeoutSeconds?: number }): number {
+  return (flags.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+}
+
 /** Where to reach Bitbucket and how to authenticate: read once at start-up. */
 export interface Config {
   baseUrl: URL;
@@ -68,7 +78,7 @@ export function parseBaseUrl(raw: string): URL {
       "BITBUCKET_URL must not have a query or fragment: use the base URL only",
     );
   }
-  url.pathname = url.pathname.replace(/\/+$/, "").replace(/\/rest$/, "") || "/";
+  url.pathname = basePath(url).replace(/\/rest$/, "") || "/";
   return url;
 }
 
@@ -121,7 +131,7 @@ export function readConfig(
     baseUrl,
     token,
     username,
-    timeoutMs: (flags.timeoutSeconds ?? 30) * 1000,
+    timeoutMs: timeoutMsOf(flags),
     maxResponseBytes,
   };
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { toolArguments } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
+import { repositories } from "./cases/repositories.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 /**
@@ -9,8 +11,10 @@ import { connect, firstText } from "./support/harness.ts";
  * reaches Bitbucket.
  */
 Deno.test("a missing or empty required argument is an error naming it, with no HTTP request", async (t) => {
+  // No routes: nothing may reach Bitbucket.
   await using h = await connect({ selection: { yolo: true } });
   const { tools } = await h.client.listTools();
+  let checked = 0;
   for (const tool of CATALOGUE) {
     const entry = tools.find((e) => e.name === tool.name);
     const args = toolArguments[tool.name]?.args ?? {};
@@ -25,6 +29,7 @@ Deno.test("a missing or empty required argument is an error naming it, with no H
         variants.push(["empty", { ...args, [name]: "" }]);
       }
       for (const [how, callArgs] of variants) {
+        checked++;
         await t.step(`${tool.name}: ${name} ${how}`, async () => {
           const before = h.fixture.requests.length;
           const result = await h.client.callTool({ name: tool.name, arguments: callArgs });
@@ -35,6 +40,7 @@ Deno.test("a missing or empty required argument is an error naming it, with no H
       }
     }
   }
+  assert.ok(checked > 0, "some required argument was left out");
 });
 
 const hostile = [
@@ -51,7 +57,7 @@ const hostile = [
 ];
 for (const c of hostile) {
   Deno.test(`hostile input: ${c.name}`, async () => {
-    await using h = await connect();
+    await using h = await connect({ routes: repositories.routes });
     await h.client.callTool({ name: "get_repository_clone_info", arguments: c.args });
     assert.equal(h.fixture.requests.length, 1);
     assert.equal(h.fixture.requests[0]?.path, c.path);
@@ -60,7 +66,7 @@ for (const c of hostile) {
 
 for (const segment of [".", ".."]) {
   Deno.test(`hostile input: a repo slug of ${segment} is refused before any request`, async () => {
-    await using h = await connect();
+    await using h = await connect({ routes: repositories.routes });
     const result = await h.client.callTool({
       name: "get_repository_clone_info",
       arguments: { project: "PROJ", repo: segment },
@@ -72,7 +78,7 @@ for (const segment of [".", ".."]) {
 }
 
 Deno.test("limit above the cap is refused with the cap named", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: refs.routes });
   const result = await h.client.callTool({
     name: "list_branches",
     arguments: { project: "PROJ", repo: "web", limit: 5000 },

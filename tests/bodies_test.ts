@@ -3,8 +3,8 @@ import { z } from "zod";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { parseFlags } from "../src/cli/flags.ts";
+import { CLI_HINTS } from "../src/cli/hints.ts";
 import { StartupError } from "../src/config.ts";
-import { ALL_ROUTES } from "./cases/mod.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
@@ -20,6 +20,7 @@ function clientFor(url: string, maxResponseBytes?: number) {
     token: TEST_TOKEN,
     timeoutMs: 5000,
     maxResponseBytes,
+    hints: CLI_HINTS,
   });
 }
 
@@ -37,7 +38,9 @@ function jsonOfSize(bytes: number): string {
 Deno.test("a body that never ends is cut off at the cap with a clear error, and reading stops there", async () => {
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, fault: "endless" }]);
   try {
-    const error = await failure(clientFor(fixture.url, 1 * MiB).get(PATH, Any));
+    const error = await failure(
+      clientFor(fixture.url, 1 * MiB).request({ path: PATH, schema: Any }),
+    );
     assert.equal(error.kind, "invalid_response");
     assert.match(
       error.message,
@@ -57,9 +60,12 @@ Deno.test("a body whose Content-Length is over the cap is refused; one within it
   ]);
   try {
     const client = clientFor(fixture.url, MiB);
-    const error = await failure(client.get(`${PATH}/big`, Any));
+    const error = await failure(client.request({ path: `${PATH}/big`, schema: Any }));
     assert.match(error.message, /larger than 1 MiB/);
-    const fits = await client.get(`${PATH}/fits`, z.object({ padding: z.string() }));
+    const { body: fits } = await client.request({
+      path: `${PATH}/fits`,
+      schema: z.object({ padding: z.string() }),
+    });
     assert.ok(fits.padding.length > MiB - 200);
   } finally {
     await fixture.close();
@@ -81,12 +87,12 @@ Deno.test("a compressed body is capped by its size once decompressed, not by its
     headers: { "content-type": "application/json", "content-encoding": "gzip" },
   }]);
   try {
-    const error = await failure(clientFor(fixture.url, MiB).get(PATH, Any));
+    const error = await failure(clientFor(fixture.url, MiB).request({ path: PATH, schema: Any }));
     assert.match(error.message, /larger than 1 MiB/);
-    const whole = await clientFor(fixture.url, 8 * MiB).get(
-      PATH,
-      z.object({ padding: z.string() }),
-    );
+    const { body: whole } = await clientFor(fixture.url, 8 * MiB).request({
+      path: PATH,
+      schema: z.object({ padding: z.string() }),
+    });
     assert.ok(whole.padding.length > 4 * MiB - 100, "the same body within the cap is read whole");
   } finally {
     await fixture.close();
@@ -96,7 +102,7 @@ Deno.test("a compressed body is capped by its size once decompressed, not by its
 Deno.test("the default cap is 8 MiB", async () => {
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, body: jsonOfSize(9 * MiB) }]);
   try {
-    const error = await failure(clientFor(fixture.url).get(PATH, Any));
+    const error = await failure(clientFor(fixture.url).request({ path: PATH, schema: Any }));
     assert.match(error.message, /larger than 8 MiB/);
   } finally {
     await fixture.close();
@@ -111,7 +117,7 @@ Deno.test("an error answer with an endless body is reported by its status, readi
     fault: "endless",
   }]);
   try {
-    const error = await failure(clientFor(fixture.url).get(PATH, Any));
+    const error = await failure(clientFor(fixture.url).request({ path: PATH, schema: Any }));
     assert.equal(error.kind, "not_found");
     await fixture.until(() => fixture.requests[0]!.aborted);
   } finally {
@@ -122,7 +128,7 @@ Deno.test("an error answer with an endless body is reported by its status, readi
 Deno.test("raw content (getBytes) never reads past the response cap either", async () => {
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, fault: "endless" }]);
   try {
-    const read = await clientFor(fixture.url, MiB).getBytes(PATH, 10 * MiB);
+    const read = await clientFor(fixture.url, MiB).getBytes({ path: PATH, maxBytes: 10 * MiB });
     assert.equal(read.bytes.length, MiB);
     assert.equal(read.complete, false);
   } finally {
@@ -154,7 +160,6 @@ for (const status of [204, 200]) {
 Deno.test("--max-response-mb sets the cap of a spawned server", async () => {
   const fixture = startFixtureBitbucket([
     { method: "GET", path: BRANCHES, body: jsonOfSize(MiB + 100) },
-    ...ALL_ROUTES,
   ]);
   const session = new RawStdioSession(stdioServerParams(fixture.url, ["--max-response-mb", "1"]));
   try {

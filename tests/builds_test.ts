@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { BUILT } from "./cases/builds.ts";
-import { toolArguments } from "./cases/mod.ts";
+import { builds, BUILT } from "./cases/builds.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
-const SET_ARGS = toolArguments.set_build_status!.args;
+const SET_ARGS = builds.toolArguments.set_build_status!.args;
 
 Deno.test("get_build_status lists every build of the commit with its state, link, ref and test counts", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const result = await h.client.callTool({
     name: "get_build_status",
     arguments: { commit_id: BUILT },
@@ -35,7 +34,7 @@ Deno.test("get_build_status lists every build of the commit with its state, link
 });
 
 Deno.test("get_build_summary counts the commit's builds by state", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const result = await h.client.callTool({
     name: "get_build_summary",
     arguments: { commit_id: BUILT },
@@ -51,7 +50,7 @@ Deno.test("get_build_summary reads a state Bitbucket leaves out as zero", async 
       method: "GET",
       path: `/build-status/latest/commits/stats/${BUILT}`,
       body: { successful: 3, failed: 0, inProgress: 0 },
-    }],
+    }, ...builds.routes],
   });
   const result = await h.client.callTool({
     name: "get_build_summary",
@@ -63,7 +62,7 @@ Deno.test("get_build_summary reads a state Bitbucket leaves out as zero", async 
 });
 
 Deno.test("list_required_builds gives each check's build keys, target branches and exemptions", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const result = await h.client.callTool({
     name: "list_required_builds",
     arguments: { project: "PROJ", repo: "web" },
@@ -87,7 +86,7 @@ Deno.test("list_required_builds gives each check's build keys, target branches a
 });
 
 Deno.test("list_code_insights_reports gives each report's verdict, reporter, link and data", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const result = await h.client.callTool({
     name: "list_code_insights_reports",
     arguments: { project: "PROJ", repo: "web", commit_id: BUILT },
@@ -124,7 +123,7 @@ const commitTools: [string, Record<string, unknown>][] = [
 const badCommitIds = ["main", "HEAD~1", "8d5", "g".repeat(40), `${BUILT.slice(0, 8)}/../../admin`];
 for (const [tool, args] of commitTools) {
   Deno.test(`${tool} refuses a commit_id that is not hexadecimal, before any request`, async () => {
-    await using h = await connect({ selection: { yolo: true } });
+    await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
     for (const commit_id of badCommitIds) {
       const result = await h.client.callTool({ name: tool, arguments: { ...args, commit_id } });
       assert.equal(result.isError, true, `${commit_id} refused`);
@@ -136,7 +135,7 @@ for (const [tool, args] of commitTools) {
 
 for (const tool of ["get_build_status", "get_build_summary"]) {
   Deno.test(`${tool} refuses an abbreviated commit id, which would find no builds, and says how to get the full one`, async () => {
-    await using h = await connect();
+    await using h = await connect({ routes: builds.routes });
     const result = await h.client.callTool({ name: tool, arguments: { commit_id: "8d51122def5" } });
     assert.equal(result.isError, true);
     assert.match(firstText(result), /commit_id: must be a full commit id/);
@@ -146,7 +145,7 @@ for (const tool of ["get_build_status", "get_build_summary"]) {
 }
 
 Deno.test("get_build_status asks for an upper-case commit id in lower case", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const result = await h.client.callTool({
     name: "get_build_status",
     arguments: { commit_id: BUILT.toUpperCase() },
@@ -172,7 +171,7 @@ const abbreviated = [
 ];
 for (const c of abbreviated) {
   Deno.test(`${c.tool} resolves an abbreviated commit id to the full one first`, async () => {
-    await using h = await connect({ selection: { yolo: true } });
+    await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
     const result = await h.client.callTool({ name: c.tool, arguments: c.args });
     assert.notEqual(result.isError, true, firstText(result));
     assert.deepEqual(h.fixture.requests.map((r) => ({ method: r.method, path: r.path })), [
@@ -184,7 +183,7 @@ for (const c of abbreviated) {
 
 for (const state of ["successful", "Failed", "inProgress", "cancelled", "UNKNOWN"]) {
   Deno.test(`set_build_status sends state ${state} to Bitbucket upper case`, async () => {
-    await using h = await connect({ selection: { yolo: true } });
+    await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
     const result = await h.client.callTool({
       name: "set_build_status",
       arguments: { ...SET_ARGS, state },
@@ -199,7 +198,7 @@ for (const state of ["successful", "Failed", "inProgress", "cancelled", "UNKNOWN
 
 for (const state of ["passed", "in progress", "SUCCESS", "ok"]) {
   Deno.test(`set_build_status refuses state ${JSON.stringify(state)}, listing the permitted ones`, async () => {
-    await using h = await connect({ selection: { yolo: true } });
+    await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
     const result = await h.client.callTool({
       name: "set_build_status",
       arguments: { ...SET_ARGS, state },
@@ -214,7 +213,7 @@ for (const state of ["passed", "in progress", "SUCCESS", "ok"]) {
 }
 
 Deno.test("set_build_status reports the status it stored when Bitbucket answers 204 with no body", async () => {
-  await using h = await connect({ selection: { yolo: true } });
+  await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
   const result = await h.client.callTool({
     name: "set_build_status",
     arguments: {
@@ -244,7 +243,7 @@ Deno.test("set_build_status reports the status it stored when Bitbucket answers 
 });
 
 Deno.test("set_build_status is withheld without --yolo; the read-only build tools are not", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: builds.routes });
   const names = (await h.client.listTools()).tools.map((t) => t.name);
   assert.ok(!names.includes("set_build_status"));
   for (const name of ["get_build_status", "get_build_summary", "list_required_builds"]) {
@@ -258,7 +257,7 @@ Deno.test("set_build_status is withheld without --yolo; the read-only build tool
 });
 
 Deno.test("set_build_status refuses a key or URL longer than Bitbucket stores, before any request", async () => {
-  await using h = await connect({ selection: { yolo: true } });
+  await using h = await connect({ routes: builds.routes, selection: { yolo: true } });
   for (
     const [name, value] of [["key", "k".repeat(256)], ["url", `https://ci/${"x".repeat(450)}`]]
   ) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
@@ -7,7 +7,10 @@ import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
 const BRANCHES = "/api/latest/projects/PROJ/repos/web/branches";
 const call = { name: "list_branches", arguments: { project: "PROJ", repo: "web", limit: 3 } };
 /** The first request for branches hangs until the client gives up; later ones are answered at once. */
-const hanging = [{ method: "GET" as const, path: BRANCHES, delayMs: 10_000, once: true }];
+const hanging = [
+  { method: "GET" as const, path: BRANCHES, delayMs: 10_000, once: true },
+  ...refs.routes,
+];
 
 Deno.test("cancelling a tools/call (AbortSignal) aborts the Bitbucket request, and the next call works", async () => {
   // A timeout far beyond the fixture's patience: only the cancellation can end the request in time.
@@ -25,7 +28,7 @@ Deno.test("cancelling a tools/call (AbortSignal) aborts the Bitbucket request, a
 });
 
 Deno.test("notifications/cancelled over real stdio aborts the Bitbucket request, and the server keeps serving", async () => {
-  const fixture = startFixtureBitbucket([...hanging, ...ALL_ROUTES]);
+  const fixture = startFixtureBitbucket(hanging);
   const session = new RawStdioSession(stdioServerParams(fixture.url, []));
   try {
     await session.initialize();

@@ -6,7 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { diagnoseConnection } from "../src/cli/check_diagnosis.ts";
-import { APPLICATION_PROPERTIES, RECENT_REPOS } from "./cases/system.ts";
+import { selectTools, type ToolSelection } from "../src/server/gating.ts";
+import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
+import { APPLICATION_PROPERTIES, RECENT_REPOS, system } from "./cases/system.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { type Finished, runMain, scopedPermissions } from "./support/spawn.ts";
@@ -40,20 +42,40 @@ async function check(
   return { ...out, lines };
 }
 
+/**
+ * What the tools line says a selection exposes, counted from the catalogue:
+ * "N of M tools exposed: " and each toolset's "name exposed/all".
+ */
+function exposure(selection: Partial<ToolSelection>): { total: string; perSet: string[] } {
+  const exposed = new Set(selectTools(CATALOGUE, { yolo: false, readOnly: false, ...selection }));
+  assert.ok(exposed.size > 0 && exposed.size < CATALOGUE.length, "the selection narrows");
+  return {
+    total: `${exposed.size} of ${CATALOGUE.length} tools exposed: `,
+    perSet: TOOLSETS.map((set) =>
+      `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
+    ),
+  };
+}
+
 /** Asserts which checks passed (✓), failed (✗) and did not run (-), in order. */
 function assertMarks(run: CheckRun, marks: string): void {
   assert.equal(NAMES.map((n) => run.lines[n]?.mark).join(""), marks, run.stdout);
 }
 
 Deno.test("check: every check passes against Bitbucket with a good token; exit 0, nothing on stderr", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assertMarks(run, "✓✓✓✓✓✓");
   assert.match(run.lines.url!.text, new RegExp(fixture.url));
   assert.match(run.lines.bitbucket!.text, /Bitbucket Data Center 9\.4\.2 \(build 9004002\)/);
   assert.match(run.lines.token!.text, /authenticated as bwilson/);
-  assert.match(run.lines.tools!.text, /29 of 35 tools exposed: .*pull_requests 12\/17.*--yolo/);
+  const byDefault = exposure({});
+  assert.ok(
+    run.lines.tools!.text.includes(byDefault.total + byDefault.perSet.join(", ")),
+    run.lines.tools!.text,
+  );
+  assert.match(run.lines.tools!.text, /unsafe writes withheld \(--yolo exposes them\)$/);
   assert.equal(run.stderr, "", "the default log level logs nothing for successful requests");
   const probe = fixture.requests.find((r) => r.path === APPLICATION_PROPERTIES);
   assert.equal(
@@ -66,11 +88,16 @@ Deno.test("check: every check passes against Bitbucket with a good token; exit 0
 });
 
 Deno.test("check: the tools line follows the flags, and no tool at all is a failure", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   const env = { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN };
   const narrow = await check(env, ["--toolsets", "builds", "--read-only"]);
   assert.equal(narrow.code, 0);
-  assert.match(narrow.lines.tools!.text, /4 of 35 tools exposed: .*builds 4\/5.*--read-only/);
+  const builds = exposure({ toolsets: ["builds"], readOnly: true });
+  assert.ok(
+    narrow.lines.tools!.text.includes(builds.total + builds.perSet.join(", ")),
+    narrow.lines.tools!.text,
+  );
+  assert.match(narrow.lines.tools!.text, /read-only tools only \(--read-only\)$/);
   const none = await check(env, [
     "--toolsets",
     "source",
@@ -99,7 +126,7 @@ Deno.test("check: no BITBUCKET_URL, or a malformed one, fails the URL check with
 });
 
 Deno.test("check: a host the permissions do not cover names the --allow-net flag to add", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   const host = new URL(fixture.url).host;
   const run = await check(
     { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN },
@@ -154,7 +181,7 @@ Deno.test("check: a server that accepts but never answers fails after --timeout"
 });
 
 Deno.test("check: a certificate from a private CA fails TLS with the DENO_CERT/--cert fix, which works", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   const front = startTlsFront(TEST_TLS, new URL(fixture.url).origin);
   const caFile = TEST_TLS.caFile;
   try {
@@ -180,7 +207,7 @@ Deno.test("check: a certificate from a private CA fails TLS with the DENO_CERT/-
 });
 
 Deno.test("check: a wrong context path (404 from the web server) is diagnosed as such", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   // The web server in front of Bitbucket: Bitbucket lives under /bitbucket, anything else is 404.
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
     const url = new URL(request.url);
@@ -216,7 +243,7 @@ Deno.test("check: an SSO login page where JSON belongs is named, by its title", 
     body:
       "<!DOCTYPE html>\n<html><head><title>Sign in to Example Corp</title></head><body></body></html>",
     headers: { "content-type": "text/html;charset=UTF-8" },
-  }]);
+  }, ...system.routes]);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 1);
   assertMarks(run, "✓✓✓✗-✓");
@@ -232,7 +259,7 @@ Deno.test("check: a redirect to another site (an SSO gateway) is diagnosed witho
     path: APPLICATION_PROPERTIES,
     status: 302,
     headers: { location: "https://sso.example.com/login?service=bitbucket" },
-  }]);
+  }, ...system.routes]);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 1);
   assertMarks(run, "✓✓✓✗-✓");
@@ -244,7 +271,7 @@ Deno.test("check: a redirect to another site (an SSO gateway) is diagnosed witho
 
 Deno.test("check: a missing, an expired (401) and an under-privileged (403) token each get their fix", async () => {
   const missing = await (async () => {
-    await using fixture = fixtureWith();
+    await using fixture = fixtureWith(system.routes);
     return await check({ BITBUCKET_URL: fixture.url });
   })();
   assert.equal(missing.code, 1);
@@ -273,7 +300,7 @@ Deno.test("check: a missing, an expired (401) and an under-privileged (403) toke
       path: RECENT_REPOS,
       status,
       fixture: fixtureFile,
-    }]);
+    }, ...system.routes]);
     const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
     assert.equal(run.code, 1, `${status}`);
     assertMarks(run, "✓✓✓✓✗✓");
@@ -286,7 +313,7 @@ Deno.test("check: an answer that names no user (the token was dropped on the way
     method: "GET",
     path: RECENT_REPOS,
     fixture: "system/recent-repos.json",
-  }]);
+  }, ...system.routes]);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 1);
   assert.match(run.lines.token!.text, /^✗ token .*no X-AUSERNAME.*Fix: .*Authorization header/);
@@ -308,7 +335,7 @@ Deno.test("check: startup errors (a bad flag, no env permission) print one line 
 });
 
 Deno.test("check: with --log-level debug, each request is logged on stderr, never the token", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN }, [
     "--log-level",
     "debug",

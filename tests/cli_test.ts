@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { VERSION } from "../src/version.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
-import { runMain, scopedPermissions } from "./support/spawn.ts";
+import { ENV_FLAG, runMain, scopedPermissions } from "./support/spawn.ts";
 
 const HOST = "bitbucket.example.com";
 const ENV = { BITBUCKET_URL: `https://${HOST}`, BITBUCKET_TOKEN: TEST_TOKEN };
@@ -53,7 +53,7 @@ const startupErrors: {
     why: "no net permission for the host",
     flags: [
       "--allow-net=other.example.com",
-      "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+      ENV_FLAG,
     ],
     env: ENV,
     says: new RegExp(`no network permission for ${HOST}: run with --allow-net=${HOST}`),
@@ -62,8 +62,7 @@ const startupErrors: {
     why: "no env permission",
     flags: [`--allow-net=${HOST}`],
     env: ENV,
-    says:
-      /cannot read BITBUCKET_URL: run with --allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME/,
+    says: new RegExp(`cannot read BITBUCKET_URL: run with ${ENV_FLAG}`),
   },
   { why: "mistyped command", args: ["srve"], env: ENV, says: /unknown command "srve": use serve/ },
   {
@@ -120,17 +119,39 @@ Deno.test("--version and --help answer without credentials or permissions", asyn
   }
 });
 
+Deno.test("tools says, under each write tool, why it has its access", async () => {
+  const out = await runMain([], ["tools"], {});
+  assert.equal(out.code, 0, out.stderr);
+  const lines = out.stdout.split("\n");
+  for (const tool of CATALOGUE) {
+    const at = lines.findIndex((line) => line.slice(2).startsWith(`${tool.name} `));
+    assert.ok(at >= 0, `${tool.name} is listed`);
+    const next = lines[at + 1]?.trim() ?? "";
+    if (tool.access.level === "read-only") assert.ok(!next.startsWith("why:"), tool.name);
+    else assert.equal(next, `why: ${tool.access.why}`, tool.name);
+  }
+});
+
 Deno.test("tools --json lists the whole catalogue with access and exposure, without credentials", async () => {
   const out = await runMain([], ["tools", "--json"], {});
   assert.equal(out.code, 0, out.stderr);
   const { tools } = JSON.parse(out.stdout) as {
-    tools: { name: string; access: string; exposed: boolean; description: string }[];
+    tools: { name: string; access: string; why?: string; exposed: boolean; description: string }[];
   };
   assert.deepEqual(tools.map((t) => t.name), CATALOGUE.map((t) => t.name));
   for (const t of tools) {
-    const tool = CATALOGUE.find((c) => c.name === t.name)!;
-    assert.equal(t.access, tool.access);
-    assert.equal(t.exposed, tool.safe, `${t.name} exposed by default iff safe`);
+    const { access } = CATALOGUE.find((c) => c.name === t.name)!;
+    assert.equal(t.access, access.level);
+    assert.equal(
+      t.why,
+      access.level === "read-only" ? undefined : access.why,
+      `${t.name}'s reason`,
+    );
+    assert.equal(
+      t.exposed,
+      access.level !== "unsafe write",
+      `${t.name} exposed by default iff not an unsafe write`,
+    );
   }
   const readOnly = JSON.parse(
     (await runMain([], ["tools", "--json", "--read-only"], {})).stdout,

@@ -40,8 +40,11 @@ Deno.test("the client sends the token as Bearer, or as Basic with a username, an
     body: { ok: true },
   }]);
   try {
-    await clientFor(fixture.url).get("/api/latest/x", Any);
-    await clientFor(fixture.url, { username: "jdoe" }).get("/api/latest/x", Any);
+    await clientFor(fixture.url).request({ path: "/api/latest/x", schema: Any });
+    await clientFor(fixture.url, { username: "jdoe" }).request({
+      path: "/api/latest/x",
+      schema: Any,
+    });
     assert.equal(fixture.requests[0]?.headers.authorization, `Bearer ${TEST_TOKEN}`);
     assert.equal(fixture.requests[1]?.headers.authorization, `Basic ${btoa(`jdoe:${TEST_TOKEN}`)}`);
     assert.equal(
@@ -63,7 +66,12 @@ Deno.test("writes carry X-Atlassian-Token: no-check and a JSON body", async () =
     body: { ok: true },
   }]);
   try {
-    await clientFor(fixture.url).send("POST", "/api/latest/x", Any, { a: 1 });
+    await clientFor(fixture.url).request({
+      method: "POST",
+      path: "/api/latest/x",
+      schema: Any,
+      body: { a: 1 },
+    });
     assert.equal(fixture.requests[0]?.headers["x-atlassian-token"], "no-check");
     assert.equal(fixture.requests[0]?.headers["content-type"], "application/json");
     assert.deepEqual(fixture.requests[0]?.body, { a: 1 });
@@ -95,8 +103,13 @@ Deno.test("a same-origin redirect is followed; one to another origin is refused 
   ]);
   try {
     const client = clientFor(fixture.url);
-    assert.deepEqual(await client.get("/api/latest/moved", Any), { ok: true });
-    await assert.rejects(client.get("/api/latest/away", Any), /redirected to another origin/);
+    assert.deepEqual((await client.request({ path: "/api/latest/moved", schema: Any })).body, {
+      ok: true,
+    });
+    await assert.rejects(
+      client.request({ path: "/api/latest/away", schema: Any }),
+      /redirected to another origin/,
+    );
     assert.equal(other.requests.length, 0, "the other origin was never contacted");
   } finally {
     await fixture.close();
@@ -111,7 +124,10 @@ Deno.test("a request slower than the timeout fails with a timeout error", async 
   });
   try {
     const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
-    const error = await clientFor(url, { timeoutMs: 50 }).get("/api/latest/x", Any).catch((e) => e);
+    const error = await clientFor(url, { timeoutMs: 50 }).request({
+      path: "/api/latest/x",
+      schema: Any,
+    }).catch((e) => e);
     assert.ok(error instanceof BitbucketError);
     assert.equal(error.kind, "timeout");
     assert.match(error.message, /no answer within 50 ms/);
@@ -124,9 +140,10 @@ Deno.test("an unreachable server is a network error naming the origin, not the t
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const error = await clientFor(`http://127.0.0.1:${port}`).get("/api/latest/x", Any).catch((e) =>
-    e
-  );
+  const error = await clientFor(`http://127.0.0.1:${port}`).request({
+    path: "/api/latest/x",
+    schema: Any,
+  }).catch((e) => e);
   assert.ok(error instanceof BitbucketError);
   assert.equal(error.kind, "network");
   assert.match(error.message, new RegExp(`cannot reach http://127.0.0.1:${port}`));

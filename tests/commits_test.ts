@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
+import { commits } from "./cases/commits.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 Deno.test("compare_refs asks Bitbucket for commits on `to` not on `from` (its own names reversed)", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: commits.routes });
   const result = await h.client.callTool({
     name: "compare_refs",
     arguments: { project: "PROJ", repo: "web", from: "main", to: "feature/login" },
   });
-  const { commits } = result.structuredContent as { commits: { message: string }[] };
-  assert.deepEqual(commits.map((c) => c.message), [
+  const out = result.structuredContent as { commits: { message: string }[] };
+  assert.deepEqual(out.commits.map((c) => c.message), [
     "Add the login form",
     "Validate passwords on the client",
   ]);
@@ -18,7 +19,7 @@ Deno.test("compare_refs asks Bitbucket for commits on `to` not on `from` (its ow
 });
 
 Deno.test("get_commit returns the commit with its parents", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: commits.routes });
   const result = await h.client.callTool({
     name: "get_commit",
     arguments: {
@@ -35,7 +36,7 @@ Deno.test("get_commit returns the commit with its parents", async () => {
 });
 
 Deno.test("get_commit refuses a non-hex id before any request", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: commits.routes });
   const result = await h.client.callTool({
     name: "get_commit",
     arguments: { project: "PROJ", repo: "web", commit_id: "../../admin" },
@@ -46,7 +47,7 @@ Deno.test("get_commit refuses a non-hex id before any request", async () => {
 });
 
 Deno.test("get_commit of an unknown commit carries Bitbucket's message", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: commits.routes });
   const result = await h.client.callTool({
     name: "get_commit",
     arguments: { project: "PROJ", repo: "web", commit_id: "deadbeef" },
@@ -57,7 +58,7 @@ Deno.test("get_commit of an unknown commit carries Bitbucket's message", async (
 });
 
 Deno.test("list_commits passes until, since and path through", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: commits.routes });
   await h.client.callTool({
     name: "list_commits",
     arguments: {

@@ -2,6 +2,7 @@
  * Every client that speaks MCP gets every tool: the v2 SDK on both eras (in
  * memory and over real stdio), the v1 SDK as a lagging client, a v1 SDK from
  * before SEP-2106, and raw JSON-RPC for each 2025 revision and for 2026-07-28.
+ * Every test calls every tool, so each fixture holds every domain's routes.
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
@@ -24,7 +25,7 @@ const REVISIONS_2025 = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] 
 
 for (const era of ["modern", "legacy"] as const) {
   Deno.test(`v2 client in memory, ${era} era: every tool answers a named object`, async () => {
-    await using h = await connect({ era, selection: { yolo: true } });
+    await using h = await connect({ routes: ALL_ROUTES, era, selection: { yolo: true } });
     assert.equal(
       h.client.getNegotiatedProtocolVersion(),
       era === "modern" ? MODERN : "2025-11-25",

@@ -10,14 +10,15 @@ import { bakedEntry, compilePermissions, parseCompileArgs } from "../scripts/com
 import { StartupError } from "../src/config.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { VERSION } from "../src/version.ts";
+import { refs } from "./cases/refs.ts";
+import { system } from "./cases/system.ts";
 import { compileRuntime } from "./support/denort.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
-import { scopedPermissions } from "./support/spawn.ts";
+import { ENV_FLAG, scopedPermissions } from "./support/spawn.ts";
 import { tempDir } from "./support/temp_dir.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const ENV_FLAG = "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME";
 const decoder = new TextDecoder();
 
 /** Runs a command with exactly `env` (plus PATH and HOME) from the repository root. */
@@ -88,7 +89,7 @@ Deno.test("compile: deno task compile refuses a bad --url before building anythi
 });
 
 Deno.test("compile: a baked URL is used when BITBUCKET_URL is unset, and BITBUCKET_URL and --url override it", async () => {
-  await using fixture = fixtureWith();
+  await using fixture = fixtureWith(system.routes);
   await using dir = await tempDir("baked");
   const entry = `${dir.path}/baked_main.ts`;
   const runModule = new URL("../src/cli/run.ts", import.meta.url).href;
@@ -143,7 +144,7 @@ Deno.test({
     }`,
   ignore: !runtime.available,
   fn: async () => {
-    await using fixture = fixtureWith();
+    await using fixture = fixtureWith([...refs.routes, ...system.routes]);
     const build = await exec(
       "deno",
       ["task", "compile", "--url", fixture.url, "--output", BINARY],

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { ALL_ROUTES } from "./cases/mod.ts";
 import {
   commitArgs,
   commitIdFor,
@@ -38,7 +37,7 @@ Deno.test(`${CALLS} concurrent tool calls each get their own answer, though Bitb
 });
 
 Deno.test(`${CALLS} concurrent tool calls over real stdio each get their own answer`, async () => {
-  const fixture = startFixtureBitbucket([...distinctCommitRoutes(CALLS, 30), ...ALL_ROUTES]);
+  const fixture = startFixtureBitbucket(distinctCommitRoutes(CALLS, 30));
   const session = new RawStdioSession(stdioServerParams(fixture.url, []));
   try {
     await session.request({

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { refs } from "./cases/refs.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";
 
 const PATH = "/api/latest/projects/PROJ/repos/web/branches";
@@ -29,20 +30,30 @@ const statuses = [
     message: /already exists/,
     hint: /read it again and retry/,
   },
-  { status: 500, fixture: "errors/server-error.json", message: /unexpected error/, hint: /./ },
+  {
+    status: 500,
+    fixture: "errors/server-error.json",
+    message: /unexpected error/,
+    hint: /failed on its side; try again later/,
+  },
 ];
 
 for (const s of statuses) {
   Deno.test(`a ${s.status} answer is an isError result with the status, request, Bitbucket's message and a hint; the next call works`, async () => {
     await using h = await connect({
-      routes: [{ method: "GET", path: PATH, status: s.status, fixture: s.fixture, once: true }],
+      // Answered once with the error, then by the branches fixture.
+      routes: [
+        { method: "GET", path: PATH, status: s.status, fixture: s.fixture, once: true },
+        ...refs.routes,
+      ],
     });
     const failed = await h.client.callTool(call);
     assert.equal(failed.isError, true);
     const text = firstText(failed);
     assert.match(text, new RegExp(`^GET ${PATH}\\?start=0&limit=3 failed: ${s.status} `));
     assert.match(text, s.message);
-    assert.match(text, s.hint);
+    assert.match(text, /\(hint: [^)]+\)$/, "the hint closes the message");
+    assert.match(text.slice(text.lastIndexOf("(hint: ")), s.hint);
     assert.ok(!text.includes(TEST_TOKEN), "the token never appears in an error");
     const next = await h.client.callTool(call);
     assert.notEqual(next.isError, true, "the server keeps serving after an error");

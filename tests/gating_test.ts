@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { selectTools, type ToolSelection, unknownToolsets } from "../src/server/gating.ts";
 import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
-import { defineTool, type Tool } from "../src/tools/define.ts";
+import { defineTool, READ_ONLY, safeWrite, type Tool, unsafeWrite } from "../src/tools/define.ts";
 import { z } from "zod";
 import { toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";
@@ -20,9 +20,11 @@ const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
     description: name,
     input: z.object({}),
     output: z.object({ ok: z.boolean() }),
-    ...(access === "read"
-      ? { readOnly: true, safe: true }
-      : { readOnly: false, safe: access === "safe", why: "test" }),
+    access: access === "read"
+      ? READ_ONLY
+      : access === "safe"
+      ? safeWrite("a test's safe write")
+      : unsafeWrite("a test's unsafe write"),
     handler: () => Promise.resolve({ ok: true }),
   });
 const sample = [dummy("r", "read"), dummy("s", "safe"), dummy("u", "unsafe")];
@@ -51,32 +53,40 @@ Deno.test("gating: every read-only tool is listed without --yolo, and unsafe one
   const defaults = new Set((await listed({})).map((t) => t.name));
   const yolo = new Set((await listed({ yolo: true })).map((t) => t.name));
   for (const tool of CATALOGUE) {
-    if (tool.readOnly) assert.ok(defaults.has(tool.name), `${tool.name} is read-only but withheld`);
-    assert.equal(defaults.has(tool.name), tool.safe, `${tool.name}: listed by default iff safe`);
+    const { level } = tool.access;
+    if (level === "read-only") {
+      assert.ok(defaults.has(tool.name), `${tool.name} is read-only but withheld`);
+    }
+    assert.equal(
+      defaults.has(tool.name),
+      level !== "unsafe write",
+      `${tool.name}: listed by default iff not an unsafe write`,
+    );
     assert.ok(yolo.has(tool.name), `${tool.name} is missing under --yolo`);
   }
 });
 
-Deno.test("gating: destructiveHint is !safe and readOnlyHint is readOnly for every tool", async () => {
+Deno.test("gating: destructiveHint marks unsafe writes and readOnlyHint read-only tools, from access alone", async () => {
   const tools = await listed({ yolo: true });
   for (const tool of CATALOGUE) {
     const entry = tools.find((t) => t.name === tool.name);
-    assert.equal(entry?.annotations?.destructiveHint, !tool.safe, tool.name);
-    assert.equal(entry?.annotations?.readOnlyHint, tool.readOnly, tool.name);
-    if (!tool.readOnly) {
-      assert.ok(tool.why && tool.why.length > 10, `${tool.name} says why it is (un)safe`);
+    const { access } = tool;
+    assert.equal(entry?.annotations?.destructiveHint, access.level === "unsafe write", tool.name);
+    assert.equal(entry?.annotations?.readOnlyHint, access.level === "read-only", tool.name);
+    if (access.level !== "read-only") {
+      assert.ok(access.why.length > 10, `${tool.name} says why it is a ${access.level}`);
     }
   }
 });
 
 Deno.test("gating: --read-only lists only read-only tools over a real client", async () => {
   const tools = await listed({ readOnly: true, yolo: true });
-  const readOnly = CATALOGUE.filter((t) => t.readOnly).map((t) => t.name);
+  const readOnly = CATALOGUE.filter((t) => t.access.level === "read-only").map((t) => t.name);
   assert.deepEqual(tools.map((t) => t.name), readOnly);
 });
 
 Deno.test("gating: a withheld tool is refused when called by name, and nothing reaches Bitbucket", async () => {
-  const write = CATALOGUE.find((t) => !t.readOnly);
+  const write = CATALOGUE.find((t) => t.access.level !== "read-only");
   assert.ok(write, "the catalogue has a write tool");
   await using h = await connect({ selection: { readOnly: true } });
   let message = "";
@@ -108,6 +118,9 @@ Deno.test("toolsets: every tool belongs to exactly one toolset", () => {
   }
 });
 
+/** Listed without --yolo: every tool but the unsafe writes. */
+const notUnsafe = (t: Tool) => t.access.level !== "unsafe write";
+
 const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; why: string }[] = [
   {
     flags: { toolsets: ["source"] },
@@ -116,23 +129,23 @@ const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; w
   },
   {
     flags: { toolsets: ["pull_requests"] },
-    expect: (t) => toolsetOf(t) === "pull_requests" && t.safe,
+    expect: (t) => toolsetOf(t) === "pull_requests" && notUnsafe(t),
     why: "the safety filter still applies within a toolset",
   },
   {
     flags: { toolsets: ["builds"], tools: ["merge_pull_request"] },
-    expect: (t) => (toolsetOf(t) === "builds" && t.safe) || t.name === "merge_pull_request",
+    expect: (t) => (toolsetOf(t) === "builds" && notUnsafe(t)) || t.name === "merge_pull_request",
     why: "--tools adds named tools, whatever their safety",
   },
   {
     flags: { toolsets: ["builds"], yolo: true, readOnly: true },
-    expect: (t) => toolsetOf(t) === "builds" && t.readOnly,
+    expect: (t) => toolsetOf(t) === "builds" && t.access.level === "read-only",
     why: "--read-only wins within a toolset",
   },
   {
     flags: { toolsets: ["refs", "commits"], exclude: ["create_tag"] },
     expect: (t) =>
-      ["refs", "commits"].includes(toolsetOf(t) ?? "") && t.safe && t.name !== "create_tag",
+      ["refs", "commits"].includes(toolsetOf(t) ?? "") && notUnsafe(t) && t.name !== "create_tag",
     why: "--exclude applies last",
   },
 ];

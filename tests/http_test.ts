@@ -1,15 +1,17 @@
 /**
  * Streamable HTTP mode: the same catalogue over `serve --http`, stateless,
  * each request served with its caller's own Bitbucket token (or the
- * server-wide one), behind Host/Origin validation, with a /healthz that never
+ * server-wide one), behind Host/Origin validation, with a health path that never
  * touches Bitbucket.
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { parseListenAddress } from "../src/server/listen_address.ts";
+import { selectTools } from "../src/server/gating.ts";
+import { HEALTH_PATH } from "../src/server/http.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { VERSION } from "../src/version.ts";
 import { ALL_ROUTES } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import {
   connectHttp,
@@ -20,12 +22,11 @@ import {
   startHttp,
 } from "./support/http_server.ts";
 import { ALL_TOOL_NAMES, callEveryTool } from "./support/payload.ts";
-import { runMain } from "./support/spawn.ts";
+import { ENV_FLAG, runMain } from "./support/spawn.ts";
 
 const TOKEN_A = "caller-A-SECRET-1111";
 const TOKEN_B = "caller-B-SECRET-2222";
 const SERVER_TOKEN = "server-wide-SECRET-3333";
-const ENV_FLAG = "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME";
 
 /** A JSON-RPC initialize body for raw requests. */
 const INITIALIZE = JSON.stringify({
@@ -45,7 +46,8 @@ const MCP_HEADERS = {
 
 for (const era of ["modern", "legacy"] as Era[]) {
   Deno.test(`HTTP, ${era} era: tools/list and every tool answer, with the caller's token`, async () => {
-    await using h = startHttp();
+    // Every domain's routes: every tool is called.
+    await using h = startHttp({ routes: ALL_ROUTES });
     const client = await connectHttp(h.url, era, TOKEN_A);
     try {
       assert.equal(
@@ -71,7 +73,7 @@ for (const era of ["modern", "legacy"] as Era[]) {
 
 Deno.test("HTTP: two concurrent clients with different tokens each reach Bitbucket with their own token only", async () => {
   // A server-wide token is set too: a caller's own token must win over it.
-  await using h = startHttp({ serverToken: SERVER_TOKEN });
+  await using h = startHttp({ routes: refs.routes, serverToken: SERVER_TOKEN });
   const a = await connectHttp(h.url, "modern", TOKEN_A);
   const b = await connectHttp(h.url, "legacy", TOKEN_B);
   try {
@@ -98,7 +100,7 @@ Deno.test("HTTP: two concurrent clients with different tokens each reach Bitbuck
 });
 
 Deno.test("HTTP: a request without a token uses BITBUCKET_TOKEN (with BITBUCKET_USERNAME); a caller's token stays Bearer", async () => {
-  await using h = startHttp({ serverToken: SERVER_TOKEN, username: "svc" });
+  await using h = startHttp({ routes: refs.routes, serverToken: SERVER_TOKEN, username: "svc" });
   for (const token of [undefined, TOKEN_A]) {
     const client = await connectHttp(h.url, "modern", token);
     try {
@@ -171,9 +173,9 @@ Deno.test("HTTP: a foreign Host is refused with 403 (DNS rebinding); --allow-hos
   assert.deepEqual(h.fixture.requests, []);
 });
 
-Deno.test("HTTP: /healthz answers without a token and without touching Bitbucket; other paths are 404", async () => {
+Deno.test(`HTTP: ${HEALTH_PATH} answers without a token and without touching Bitbucket; other paths are 404`, async () => {
   await using h = startHttp();
-  const health = await fetch(new URL("/healthz", h.url));
+  const health = await fetch(new URL(HEALTH_PATH, h.url));
   assert.equal(health.status, 200);
   assert.deepEqual(await health.json(), { status: "ok", name: "bitbucket-mcp", version: VERSION });
   const other = await fetch(new URL("/other", h.url));
@@ -186,7 +188,7 @@ Deno.test("HTTP: /healthz answers without a token and without touching Bitbucket
 });
 
 Deno.test("end to end: deno run main.ts serve --http with net permission for the listen address and Bitbucket only", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   const port = freePort();
   // No BITBUCKET_TOKEN: in HTTP mode every caller brings its own.
   const server = await spawnHttpMain(
@@ -197,13 +199,21 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
   let stopped: { code: number; stdout: string; stderr: string } | undefined;
   try {
     assert.equal(server.url.href, `http://127.0.0.1:${port}/mcp`);
-    const health = await fetch(new URL("/healthz", server.url));
+    const health = await fetch(new URL(HEALTH_PATH, server.url));
     assert.equal((await health.json()).status, "ok");
+    const foreign = await rawHttp(port, [
+      "POST /mcp HTTP/1.1",
+      "Host: rebound.evil.example",
+      "Content-Type: application/json",
+      "Accept: application/json, text/event-stream",
+    ], INITIALIZE);
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.text, /Invalid Host: rebound\.evil\.example: add it with --allow-host/);
     for (const era of ["modern", "legacy"] as Era[]) {
       const client = await connectHttp(server.url, era, TOKEN_A);
       try {
         const { tools } = await client.listTools();
-        const expected = CATALOGUE.filter((t) => t.readOnly).map((t) => t.name);
+        const expected = selectTools(CATALOGUE, { yolo: false, readOnly: true }).map((t) => t.name);
         assert.deepEqual(tools.map((t) => t.name), expected, "gating applies over HTTP too");
         const result = await client.callTool({
           name: "list_tags",
@@ -223,21 +233,15 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
   }
   assert.equal(stopped.code, 0, `SIGTERM stops the server cleanly: ${stopped.stderr}`);
   assert.equal(stopped.stdout, "", "nothing on stdout");
+  assert.ok(
+    stopped.stderr.includes(`(health: http://127.0.0.1:${port}${HEALTH_PATH})`),
+    stopped.stderr,
+  );
   assert.ok(!stopped.stderr.includes(TOKEN_A), "the caller's token is never logged");
   assert.deepEqual(
     new Set(fixture.requests.map((r) => r.headers.authorization)),
     new Set([`Bearer ${TOKEN_A}`]),
   );
-});
-
-Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
-  assert.deepEqual(parseListenAddress("8080"), { hostname: "127.0.0.1", port: 8080 });
-  assert.deepEqual(parseListenAddress("0.0.0.0:0"), { hostname: "0.0.0.0", port: 0 });
-  assert.deepEqual(parseListenAddress("[::1]:9000"), { hostname: "::1", port: 9000 });
-  assert.deepEqual(parseListenAddress("mcp.internal:80"), { hostname: "mcp.internal", port: 80 });
-  for (const bad of ["", "host:", "99999", "::1:80", "http://host:80", "80x"]) {
-    assert.throws(() => parseListenAddress(bad), /--http takes \[host:\]port/, bad);
-  }
 });
 
 const HTTP_STARTUP_ERRORS: { why: string; flags: string[]; args: string[]; says: RegExp }[] = [

@@ -9,7 +9,7 @@
  * machines have. Ignored where `npx` is not installed.
  */
 import assert from "node:assert/strict";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { startHttp } from "./support/http_server.ts";
@@ -74,7 +74,7 @@ Deno.test({
   name: "MCP Inspector CLI over stdio: tools/list shows the catalogue, tools/call answers",
   ignore,
   async fn() {
-    const fixture = startFixtureBitbucket(ALL_ROUTES);
+    const fixture = startFixtureBitbucket(refs.routes);
     try {
       const listed = await inspector([
         ...stdioTarget(fixture.url, ["--yolo"]),
@@ -99,7 +99,7 @@ Deno.test({
   name: "MCP Inspector CLI over Streamable HTTP: tools/call answers with its Authorization token",
   ignore,
   async fn() {
-    await using h = startHttp();
+    await using h = startHttp({ routes: refs.routes });
     const token = "inspector-SECRET-4444";
     const target = [
       h.url.href,

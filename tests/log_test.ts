@@ -6,14 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { createLogger, loggingFetch } from "../src/cli/log.ts";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { pullRequests } from "./cases/pull_requests.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
 
 /** Initialises, lists the tools, reads the branches and a missing pull request (404), and closes. */
 async function session(serverArgs: string[]): Promise<{ stderr: string; stdout: string[] }> {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket([...refs.routes, ...pullRequests.routes]);
   const raw = new RawStdioSession(stdioServerParams(fixture.url, serverArgs));
   let exit = { code: -1, stderr: "" };
   try {
@@ -88,7 +89,7 @@ Deno.test("--log-level: the default (warn) logs nothing for a session of success
 });
 
 Deno.test("--log-level rejects an unknown level at start-up", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket([]);
   const raw = new RawStdioSession(stdioServerParams(fixture.url, ["--log-level", "verbose"]));
   const { code, stderr } = await raw.exited();
   await fixture.close();

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { projects } from "./cases/projects.ts";
 import { connect } from "./support/harness.ts";
 
 Deno.test("list_projects gives each project's key, name and description, without links", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: projects.routes });
   const result = await h.client.callTool({ name: "list_projects", arguments: { limit: 2 } });
   assert.deepEqual(result.structuredContent, {
     projects: [
@@ -29,7 +30,7 @@ Deno.test("list_projects gives each project's key, name and description, without
 });
 
 Deno.test("list_projects passes the name filter to Bitbucket and walks pages up to limit", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: projects.routes });
   const result = await h.client.callTool({
     name: "list_projects",
     arguments: { name: "o", limit: 10 },
@@ -44,7 +45,7 @@ Deno.test("list_projects passes the name filter to Bitbucket and walks pages up 
 });
 
 Deno.test("list_projects without a name sends no name filter", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: projects.routes });
   await h.client.callTool({ name: "list_projects", arguments: { start: 2 } });
   assert.deepEqual(h.fixture.requests[0]?.query, { start: "2", limit: "25" });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams, type ToolAnswer } from "./support/stdio_server.ts";
@@ -27,7 +27,7 @@ async function listTagsVia(
 }
 
 Deno.test("proxies: HTTP_PROXY carries every request to Bitbucket; --allow-net names Bitbucket only", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   try {
     const proxy = new URL(fixture.url).origin;
     const result = await listTagsVia({ HTTP_PROXY: proxy });
@@ -41,7 +41,7 @@ Deno.test("proxies: HTTP_PROXY carries every request to Bitbucket; --allow-net n
 });
 
 Deno.test("proxies: NO_PROXY exempts the Bitbucket host from the proxy", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   try {
     const proxy = new URL(fixture.url).origin;
     const result = await listTagsVia({ HTTP_PROXY: proxy, NO_PROXY: "bitbucket.invalid" });

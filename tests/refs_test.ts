@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { refs } from "./cases/refs.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
 
 Deno.test("list_branches marks the default branch and reports where the next page starts", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: refs.routes });
   const result = await h.client.callTool({
     name: "list_branches",
     arguments: { project: "PROJ", repo: "web", limit: 3 },
@@ -24,7 +25,7 @@ Deno.test("list_branches marks the default branch and reports where the next pag
 });
 
 Deno.test("list_branches walks pages until it holds limit items", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: refs.routes });
   const result = await h.client.callTool({
     name: "list_branches",
     arguments: { project: "PROJ", repo: "web", limit: 10 },
@@ -47,7 +48,7 @@ Deno.test("list_branches walks pages until it holds limit items", async () => {
 });
 
 Deno.test("list_branches honours start from a previous nextPageStart", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: refs.routes });
   await h.client.callTool({
     name: "list_branches",
     arguments: { project: "PROJ", repo: "web", start: 3 },
@@ -63,7 +64,7 @@ const resolveCases = [
 ];
 for (const c of resolveCases) {
   Deno.test(`resolve_ref ${c.ref} resolves to the ${c.type.toLowerCase()} ${c.id}`, async () => {
-    await using h = await connect();
+    await using h = await connect({ routes: refs.routes });
     const result = await h.client.callTool({
       name: "resolve_ref",
       arguments: { project: "PROJ", repo: "web", ref: c.ref },
@@ -80,7 +81,7 @@ for (const c of resolveCases) {
 }
 
 Deno.test("resolve_ref of an unknown name is an error naming the ref", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: refs.routes });
   const result = await h.client.callTool({
     name: "resolve_ref",
     arguments: { project: "PROJ", repo: "web", ref: "no-such-ref" },
@@ -98,7 +99,7 @@ Deno.test("create_tag of an existing name reports Bitbucket's conflict", async (
       path: `${REPO}/tags`,
       status: 409,
       fixture: "errors/tag-exists.json",
-    }],
+    }, ...refs.routes],
   });
   const result = await h.client.callTool({
     name: "create_tag",
@@ -108,4 +109,58 @@ Deno.test("create_tag of an existing name reports Bitbucket's conflict", async (
   assert.match(firstText(result), /409/);
   assert.match(firstText(result), /Tag 'v2.0.0' already exists/);
   assert.equal(h.fixture.requests[0]?.headers["x-atlassian-token"], "no-check");
+});
+
+Deno.test("create_branch creates the branch at the start point and returns it", async () => {
+  await using h = await connect({ routes: refs.routes });
+  const result = await h.client.callTool({
+    name: "create_branch",
+    arguments: { project: "PROJ", repo: "web", name: "feature/search", start_point: "v1.0.0" },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.deepEqual(result.structuredContent, {
+    branch: {
+      id: "refs/heads/feature/search",
+      displayId: "feature/search",
+      latestCommit: "8d51122def5632836d1cb1026e879069e10a1e13",
+    },
+  });
+  const [request] = h.fixture.requests;
+  assert.equal(request?.path, `${REPO}/branches`);
+  assert.deepEqual(request?.body, { name: "feature/search", startPoint: "v1.0.0" });
+  assert.equal(request?.headers["x-atlassian-token"], "no-check");
+});
+
+Deno.test("create_branch of an existing name reports Bitbucket's conflict", async () => {
+  await using h = await connect({
+    routes: [{
+      method: "POST",
+      path: `${REPO}/branches`,
+      status: 409,
+      fixture: "errors/branch-exists.json",
+    }, ...refs.routes],
+  });
+  const result = await h.client.callTool({
+    name: "create_branch",
+    arguments: { project: "PROJ", repo: "web", name: "feature/search", start_point: "main" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /409/);
+  assert.match(firstText(result), /Branch 'feature\/search' already exists/);
+});
+
+Deno.test("create_branch is a safe write: exposed by default, withheld in read-only mode", async () => {
+  {
+    await using h = await connect();
+    const tools = (await h.client.listTools()).tools;
+    const tool = tools.find((t) => t.name === "create_branch");
+    assert.ok(tool, "exposed without --yolo");
+    assert.equal(tool.annotations?.destructiveHint, false);
+    assert.equal(tool.annotations?.readOnlyHint, false);
+  }
+  {
+    await using h = await connect({ selection: { readOnly: true } });
+    const names = (await h.client.listTools()).tools.map((t) => t.name);
+    assert.ok(!names.includes("create_branch"));
+  }
 });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { repositories as repositoryCases } from "./cases/repositories.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 Deno.test("get_repository_clone_info gives the HTTPS and SSH clone URLs", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: repositoryCases.routes });
   const result = await h.client.callTool({
     name: "get_repository_clone_info",
     arguments: { project: "PROJ", repo: "web" },
@@ -16,7 +17,7 @@ Deno.test("get_repository_clone_info gives the HTTPS and SSH clone URLs", async 
 });
 
 Deno.test("search_repositories lists repositories without their links", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: repositoryCases.routes });
   const result = await h.client.callTool({
     name: "search_repositories",
     arguments: { name: "web" },
@@ -31,7 +32,7 @@ Deno.test("search_repositories lists repositories without their links", async ()
 });
 
 Deno.test("an unknown repository is a 404 error with Bitbucket's message and a hint", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: repositoryCases.routes });
   const result = await h.client.callTool({
     name: "get_repository_clone_info",
     arguments: { project: "PROJ", repo: "nope" },

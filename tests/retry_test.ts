@@ -3,6 +3,7 @@ import { z } from "zod";
 import { BitbucketClient, type BitbucketClientOptions } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { DEFAULT_RETRY, nextDelay, retryAfterMs } from "../src/bitbucket/retry.ts";
+import { refs } from "./cases/refs.ts";
 import { type Route, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";
 
@@ -39,7 +40,7 @@ for (const status of [429, 502, 503, 504]) {
     ]);
     try {
       const { client } = recordingClient(fixture.url);
-      assert.deepEqual(await client.get(PATH, Any), { ok: true });
+      assert.deepEqual((await client.request({ path: PATH, schema: Any })).body, { ok: true });
       assert.equal(fixture.requests.length, 2);
     } finally {
       await fixture.close();
@@ -52,7 +53,7 @@ for (const status of [400, 401, 403, 404, 409, 500, 501]) {
     const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, status, body: "" }]);
     try {
       const { client } = recordingClient(fixture.url);
-      await failure(client.get(PATH, Any));
+      await failure(client.request({ path: PATH, schema: Any }));
       assert.equal(fixture.requests.length, 1);
     } finally {
       await fixture.close();
@@ -64,7 +65,7 @@ Deno.test("a GET that keeps failing is tried 3 times in all, and the error says 
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, status: 503, body: "" }]);
   try {
     const { client, waits } = recordingClient(fixture.url);
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.equal(fixture.requests.length, 3);
     assert.equal(waits.length, 2);
     assert.equal(error.kind, "server");
@@ -86,7 +87,7 @@ for (const method of ["POST", "PUT", "DELETE"] as const) {
       const fixture = startFixtureBitbucket([route]);
       try {
         const { client } = recordingClient(fixture.url);
-        await failure(client.send(method, PATH, Any, { a: 1 }));
+        await failure(client.request({ method, path: PATH, schema: Any, body: { a: 1 } }));
         assert.equal(fixture.requests.length, 1, `${method} was sent exactly once`);
       } finally {
         await fixture.close();
@@ -101,7 +102,7 @@ Deno.test("Retry-After in seconds is waited for exactly", async () => {
   ]);
   try {
     const { client, waits } = recordingClient(fixture.url);
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.deepEqual(waits, [2000, 2000]);
     assert.equal(fixture.requests.length, 3);
     assert.match(error.message, /429 Too Many Requests: Bitbucket asked to wait 2 s/);
@@ -121,7 +122,7 @@ Deno.test("Retry-After as an HTTP date is waited for until that time", async () 
   }, { method: "GET", path: PATH, body: { ok: true } }]);
   try {
     const { client, waits } = recordingClient(fixture.url);
-    await client.get(PATH, Any);
+    await client.request({ path: PATH, schema: Any });
     assert.equal(waits.length, 1);
     assert.ok(waits[0]! > 3000 && waits[0]! <= 5000, `waited ${waits[0]} ms`);
   } finally {
@@ -135,7 +136,7 @@ Deno.test("a Retry-After longer than the 10 s cap is not waited for: one attempt
   ]);
   try {
     const { client, waits } = recordingClient(fixture.url);
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.deepEqual(waits, []);
     assert.equal(fixture.requests.length, 1);
     assert.equal(error.kind, "rate_limited");
@@ -154,7 +155,7 @@ Deno.test("the waits of one request add up to at most 15 s", async () => {
   ]);
   try {
     const { client, waits } = recordingClient(fixture.url, { timeoutMs: 60_000 });
-    await failure(client.get(PATH, Any));
+    await failure(client.request({ path: PATH, schema: Any }));
     assert.deepEqual(waits, [8000], "a second 8 s wait would pass 15 s in all");
     assert.equal(fixture.requests.length, 2);
   } finally {
@@ -168,7 +169,7 @@ Deno.test("no wait runs past --timeout: a Retry-After beyond the deadline ends t
   ]);
   try {
     const { client, waits } = recordingClient(fixture.url, { timeoutMs: 2000 });
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.deepEqual(waits, []);
     assert.equal(fixture.requests.length, 1);
     assert.equal(error.status, 503);
@@ -181,7 +182,7 @@ Deno.test("without Retry-After the backoff is 0.5 s then 1 s, each shortened by 
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, status: 502, body: "" }]);
   try {
     const { client, waits } = recordingClient(fixture.url);
-    await failure(client.get(PATH, Any));
+    await failure(client.request({ path: PATH, schema: Any }));
     assert.equal(waits.length, 2);
     assert.ok(waits[0]! >= 375 && waits[0]! <= 500, `first wait ${waits[0]}`);
     assert.ok(waits[1]! >= 750 && waits[1]! <= 1000, `second wait ${waits[1]}`);
@@ -200,7 +201,7 @@ Deno.test("cancelling during a wait between attempts ends the request at once", 
       timeoutMs: 60_000,
       retry: { baseDelayMs: 30_000, maxDelayMs: 60_000, maxTotalDelayMs: 60_000 },
     });
-    const pending = client.get(PATH, Any, undefined, controller.signal);
+    const pending = client.request({ path: PATH, schema: Any, signal: controller.signal });
     await fixture.until(() => fixture.requests.length === 1);
     controller.abort();
     const error = await failure(pending);
@@ -215,7 +216,7 @@ Deno.test("a connection dropped mid-answer is tried again for a GET (3 attempts)
   const fixture = startFixtureBitbucket([{ method: "GET", path: PATH, fault: "drop" }]);
   try {
     const { client } = recordingClient(fixture.url);
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.equal(fixture.requests.length, 3);
     assert.equal(error.kind, "network");
     assert.match(error.message, /connection to http:\/\/127\.0\.0\.1:\d+ dropped.*tried 3 times/);
@@ -237,10 +238,10 @@ Deno.test("a connection closed before any answer is tried again for a GET, but n
   try {
     const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
     const { client } = recordingClient(url);
-    const error = await failure(client.get(PATH, Any));
+    const error = await failure(client.request({ path: PATH, schema: Any }));
     assert.equal(connections, 3);
     assert.match(error.message, /dropped.*tried 3 times/);
-    await failure(client.send("POST", PATH, Any, {}));
+    await failure(client.request({ method: "POST", path: PATH, schema: Any, body: {} }));
     assert.equal(connections, 4, "the POST was sent once");
   } finally {
     listener.close();
@@ -256,7 +257,7 @@ Deno.test("through a tool: list_branches rides out one 503 and answers normally"
       status: 503,
       body: "",
       once: true,
-    }],
+    }, ...refs.routes],
   });
   const result = await h.client.callTool({
     name: "list_branches",

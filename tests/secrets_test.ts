@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
-import { ALL_ROUTES } from "./cases/mod.ts";
 import { type Route, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, TEST_TOKEN } from "./support/harness.ts";
 import { runMain, scopedPermissions } from "./support/spawn.ts";
@@ -21,40 +20,56 @@ function assertNoSecret(text: string, where: string): void {
   }
 }
 
-const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response());
-const OTHER_ORIGIN = `http://127.0.0.1:${(other.addr as Deno.NetAddr).port}`;
+/** Another origin a redirect may point at, answering anything; closed on `await using` disposal. */
+function startOtherOrigin(): { origin: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response(),
+  );
+  return {
+    origin: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
 
 /** One repository per way of failing; list_branches on `fault-<name>` meets it. */
-const FAULTS: Record<string, Omit<Route, "method" | "path">> = {
-  ...Object.fromEntries(
-    [400, 401, 403, 404, 409, 429, 500, 502, 503].map((status) => [
-      `status-${status}`,
-      { status, body: { errors: [{ message: `Bitbucket says ${status}` }] } },
-    ]),
-  ),
-  timeout: { delayMs: 3000 },
-  "cross-origin-redirect": {
-    status: 302,
-    headers: { location: `${OTHER_ORIGIN}/bitbucket/rest/api/latest/x` },
-  },
-  "redirect-loop": { status: 302, headers: { location: "branches" } },
-  "malformed-body": { body: '{"values": [' },
-  "oversized-body": { fault: "endless" },
-  "html-body": {
-    body: "<!DOCTYPE html><html><body>Sign in</body></html>",
-    headers: { "content-type": "text/html" },
-  },
-  "no-content": { status: 204 },
-  "dropped-connection": { fault: "drop" },
-};
+function faults(otherOrigin: string): Record<string, Omit<Route, "method" | "path">> {
+  return {
+    ...Object.fromEntries(
+      [400, 401, 403, 404, 409, 429, 500, 502, 503].map((status) => [
+        `status-${status}`,
+        { status, body: { errors: [{ message: `Bitbucket says ${status}` }] } },
+      ]),
+    ),
+    timeout: { delayMs: 3000 },
+    "cross-origin-redirect": {
+      status: 302,
+      headers: { location: `${otherOrigin}/bitbucket/rest/api/latest/x` },
+    },
+    "redirect-loop": { status: 302, headers: { location: "branches" } },
+    "malformed-body": { body: '{"values": [' },
+    "oversized-body": { fault: "endless" },
+    "html-body": {
+      body: "<!DOCTYPE html><html><body>Sign in</body></html>",
+      headers: { "content-type": "text/html" },
+    },
+    "no-content": { status: 204 },
+    "dropped-connection": { fault: "drop" },
+  };
+}
+/** The name of every way of failing (they do not depend on where the other origin is). */
+const FAULT_NAMES = Object.keys(faults("http://127.0.0.1:1"));
 /** What list_branches expects, so an empty answer is an error too. */
 const Page = z.object({ values: z.array(z.unknown()) });
 const branchesOf = (repo: string) => `/api/latest/projects/PROJ/repos/${repo}/branches`;
-const FAULT_ROUTES: Route[] = Object.entries(FAULTS).map(([name, fault]) => ({
-  method: "GET",
-  path: branchesOf(`fault-${name}`),
-  ...fault,
-}));
+/** The fixture routes of every way of failing, each on its own repository. */
+function faultRoutes(otherOrigin: string): Route[] {
+  return Object.entries(faults(otherOrigin)).map(([name, fault]) => ({
+    method: "GET",
+    path: branchesOf(`fault-${name}`),
+    ...fault,
+  }));
+}
 const callFor = (name: string) => ({
   name: "list_branches",
   arguments: { project: "PROJ", repo: `fault-${name}` },
@@ -63,18 +78,23 @@ const callFor = (name: string) => ({
 for (const username of [undefined, USERNAME]) {
   const auth = username ? "Basic" : "Bearer";
   Deno.test(`secrets (${auth}): no tool result of any error path shows the token`, async () => {
+    await using other = startOtherOrigin();
     await using h = await connect({
-      routes: FAULT_ROUTES,
+      routes: faultRoutes(other.origin),
       username,
       timeoutMs: 150,
       client: { maxResponseBytes: 64 * 1024 },
     });
-    for (const name of Object.keys(FAULTS)) {
+    for (const name of FAULT_NAMES) {
       const result = await h.client.callTool(callFor(name));
       assert.equal(result.isError, true, `${name} is an error`);
       assertNoSecret(JSON.stringify(result), `the result of ${name}`);
     }
     // Each fault did reach the fixture with the token: the absence above is not for lack of one.
+    for (const name of FAULT_NAMES) {
+      const path = branchesOf(`fault-${name}`);
+      assert.ok(h.fixture.requests.some((r) => r.path === path), `${name} reached the fixture`);
+    }
     assert.ok(
       h.fixture.requests.every((r) =>
         r.headers.authorization?.includes(SECRETS[username ? 1 : 0]!)
@@ -84,13 +104,14 @@ for (const username of [undefined, USERNAME]) {
 }
 
 Deno.test("secrets: no thrown error of any error path shows the token, in its message, stack or inspection", async () => {
-  const fixture = startFixtureBitbucket(FAULT_ROUTES);
+  await using other = startOtherOrigin();
+  const fixture = startFixtureBitbucket(faultRoutes(other.origin));
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const unreachable = `http://127.0.0.1:${(closed.addr as Deno.NetAddr).port}`;
   closed.close();
   try {
     const targets: [string, string, string][] = [
-      ...Object.keys(FAULTS).map((name): [string, string, string] => [
+      ...FAULT_NAMES.map((name): [string, string, string] => [
         name,
         fixture.url,
         branchesOf(`fault-${name}`),
@@ -115,7 +136,7 @@ Deno.test("secrets: no thrown error of any error path shows the token, in its me
           username,
           timeoutMs: 150,
         });
-        const error = await target.get(path, Page).then(() => undefined, (e) => e);
+        const error = await target.request({ path, schema: Page }).then(() => undefined, (e) => e);
         assert.ok(error instanceof Error, `${name} throws`);
         for (
           const [part, text] of [
@@ -135,7 +156,8 @@ Deno.test("secrets: no thrown error of any error path shows the token, in its me
 });
 
 Deno.test("secrets: a spawned server meeting every error path prints the token nowhere, stdout or stderr", async () => {
-  const fixture = startFixtureBitbucket([...FAULT_ROUTES, ...ALL_ROUTES]);
+  await using other = startOtherOrigin();
+  const fixture = startFixtureBitbucket(faultRoutes(other.origin));
   const session = new RawStdioSession(
     stdioServerParams(fixture.url, ["--timeout", "0.2", "--max-response-mb", "0.0625"]),
   );
@@ -152,7 +174,7 @@ Deno.test("secrets: a spawned server meeting every error path prints the token n
       },
     });
     const answers = await Promise.all(
-      Object.keys(FAULTS).map((name, i) =>
+      FAULT_NAMES.map((name, i) =>
         session.request({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: callFor(name) })
       ),
     );
@@ -207,8 +229,4 @@ Deno.test("secrets: every start-up failure stops with status 2 and a reason, nev
       assertNoSecret(run.stdout, "stdout");
     });
   }
-});
-
-Deno.test("secrets: (cleanup) the other origin stops", async () => {
-  await other.shutdown();
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { decodeText } from "../src/tools/source.ts";
-import { APP_TS, APP_TS_BYTES } from "./cases/source.ts";
+import { APP_TS, APP_TS_BYTES, source } from "./cases/source.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";
 
@@ -14,7 +14,7 @@ type FileOut = {
 };
 
 Deno.test("list_files lists a whole repository at the default branch", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({ name: "list_files", arguments: WEB });
   assert.deepEqual(result.structuredContent, {
     files: [".gitignore", "README.md", "src/app.ts", "src/lib/format.ts"],
@@ -28,7 +28,7 @@ Deno.test("list_files lists a whole repository at the default branch", async () 
 });
 
 Deno.test("list_files under a directory gives paths from the repository root, page by page", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const first = await h.client.callTool({
     name: "list_files",
     arguments: { ...WEB, path: "src", at: "main", limit: 2 },
@@ -98,7 +98,7 @@ const unsafePaths = [
 ];
 for (const tool of ["list_files", "get_file_content"]) {
   Deno.test(`${tool} refuses a path with an empty, . or .. segment before any request`, async () => {
-    await using h = await connect();
+    await using h = await connect({ routes: source.routes });
     for (const path of unsafePaths) {
       const result = await h.client.callTool({ name: tool, arguments: { ...WEB, path } });
       assert.equal(result.isError, true, `${path} refused`);
@@ -112,7 +112,7 @@ for (const tool of ["list_files", "get_file_content"]) {
 }
 
 Deno.test("get_file_content gives a text file whole, with its size; the text block is the file itself", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
     arguments: { ...WEB, path: "src/app.ts", at: "main" },
@@ -135,7 +135,7 @@ Deno.test("get_file_content gives a text file whole, with its size; the text blo
 });
 
 Deno.test("get_file_content without at reads the default branch and says so by leaving ref out", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
     arguments: { ...WEB, path: "src/app.ts" },
@@ -146,7 +146,7 @@ Deno.test("get_file_content without at reads the default branch and says so by l
 });
 
 Deno.test("get_file_content cuts a file over max_bytes, says it is truncated and gives its full size", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
     arguments: { ...WEB, path: "src/app.ts", at: "main", max_bytes: 40 },
@@ -168,7 +168,7 @@ Deno.test("get_file_content cuts a file over max_bytes, says it is truncated and
 });
 
 Deno.test("get_file_content never splits a character at the cut", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const before = APP_TS.slice(0, APP_TS.indexOf("ü"));
   const cut = new TextEncoder().encode(before).length + 1; // the first of ü's two bytes
   const result = await h.client.callTool({
@@ -210,7 +210,7 @@ Deno.test("get_file_content still returns the cut text when Bitbucket cannot tel
       path: `${REPO}/browse/src/app.ts`,
       status: 500,
       fixture: "errors/server-error.json",
-    }],
+    }, ...source.routes],
   });
   const result = await h.client.callTool({
     name: "get_file_content",
@@ -225,7 +225,7 @@ Deno.test("get_file_content still returns the cut text when Bitbucket cannot tel
 });
 
 Deno.test("get_file_content of a missing path is an error naming the path and the ref", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
     arguments: { ...WEB, path: "src/nope.ts", at: "main" },
@@ -247,7 +247,7 @@ Deno.test("list_files of a missing directory is an error naming the path and the
       path: `${REPO}/files/gone`,
       status: 404,
       fixture: "errors/path-not-found.json",
-    }],
+    }, ...source.routes],
   });
   const result = await h.client.callTool({
     name: "list_files",
@@ -261,7 +261,7 @@ Deno.test("list_files of a missing directory is an error naming the path and the
 });
 
 Deno.test("get_file_content of a binary file is a clear error, not bytes", async () => {
-  await using h = await connect();
+  await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
     arguments: { ...WEB, path: "assets/logo.png" },
@@ -301,13 +301,17 @@ Deno.test("client.getBytes reads no more than asked and says whether the body en
       token: TEST_TOKEN,
       timeoutMs: 2000,
     });
-    const cut = await client.getBytes("/api/latest/raw", 25, { at: "main" });
+    const cut = await client.getBytes({
+      path: "/api/latest/raw",
+      maxBytes: 25,
+      query: { at: "main" },
+    });
     assert.equal(new TextDecoder().decode(cut.bytes), body.slice(0, 25));
     assert.equal(cut.complete, false);
-    const whole = await client.getBytes("/api/latest/raw", body.length);
+    const whole = await client.getBytes({ path: "/api/latest/raw", maxBytes: body.length });
     assert.equal(whole.bytes.length, body.length);
     assert.equal(whole.complete, true, "a body of exactly maxBytes is complete");
-    const error = await client.getBytes("/api/latest/gone", 10).catch((e) => e);
+    const error = await client.getBytes({ path: "/api/latest/gone", maxBytes: 10 }).catch((e) => e);
     assert.ok(error instanceof BitbucketError);
     assert.equal(error.kind, "not_found");
     assert.match(

@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { selectTools } from "../src/server/gating.ts";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { MAIN, scopedPermissions } from "./support/spawn.ts";
 
 Deno.test("end to end: deno run main.ts with scoped permissions serves tools over real stdio", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   const host = new URL(fixture.url).host;
   const transport = new StdioClientTransport({
     command: "deno",
@@ -42,7 +44,7 @@ Deno.test("end to end: deno run main.ts with scoped permissions serves tools ove
 });
 
 Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with status 0", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   const child = new Deno.Command("deno", {
     args: ["run", "--no-prompt", ...scopedPermissions(new URL(fixture.url).host), MAIN],
     env: { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN },
@@ -98,7 +100,11 @@ Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with
     "the client's revision is honoured",
   );
   assert.equal(messages[0].result.serverInfo.name, "bitbucket-mcp");
-  assert.ok(messages[1].result.tools.length > 0);
+  assert.deepEqual(
+    messages[1].result.tools.map((t: { name: string }) => t.name),
+    selectTools(CATALOGUE, { yolo: false, readOnly: false }).map((t) => t.name),
+    "the default selection is listed",
+  );
   assert.equal(messages[2].result.structuredContent.tags[0].displayId, "v1.0.0");
   assert.equal(status.code, 0, stderr);
 });

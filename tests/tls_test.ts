@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { refs } from "./cases/refs.ts";
 import { type FixtureBitbucket, startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { RawStdioSession, stdioServerParams } from "./support/stdio_server.ts";
@@ -34,7 +34,7 @@ async function listTagsThrough(
 }
 
 Deno.test("TLS: a Bitbucket on a private CA works when the CA is given with --cert", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  const fixture = startFixtureBitbucket(refs.routes, { tls });
   try {
     assert.ok(fixture.url.startsWith("https://127.0.0.1:"));
     const result = await listTagsThrough(fixture, ["--cert", CA]);
@@ -47,7 +47,7 @@ Deno.test("TLS: a Bitbucket on a private CA works when the CA is given with --ce
 });
 
 Deno.test("TLS: ... or with DENO_CERT", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  const fixture = startFixtureBitbucket(refs.routes, { tls });
   try {
     const result = await listTagsThrough(fixture, [], { DENO_CERT: CA });
     assert.notEqual(result.isError, true, result.text);
@@ -58,7 +58,7 @@ Deno.test("TLS: ... or with DENO_CERT", async () => {
 });
 
 Deno.test("TLS: without the CA, the error names the certificate problem and the fix, and no request is made", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  const fixture = startFixtureBitbucket(refs.routes, { tls });
   try {
     const result = await listTagsThrough(fixture, []);
     assert.equal(result.isError, true);
@@ -74,7 +74,7 @@ Deno.test("TLS: without the CA, the error names the certificate problem and the 
 });
 
 Deno.test("TLS: a certificate problem is not retried", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES, { tls });
+  const fixture = startFixtureBitbucket(refs.routes, { tls });
   let attempts = 0;
   const client = new BitbucketClient({
     baseUrl: new URL(fixture.url),
@@ -86,7 +86,9 @@ Deno.test("TLS: a certificate problem is not retried", async () => {
     },
   });
   try {
-    const error = await client.get("/api/latest/projects", z.unknown()).catch((e) => e);
+    const error = await client.request({ path: "/api/latest/projects", schema: z.unknown() }).catch(
+      (e) => e,
+    );
     assert.ok(error instanceof BitbucketError);
     assert.match(error.message, /TLS connection .* failed/);
     assert.equal(attempts, 1);

@@ -8,7 +8,9 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { ALL_ROUTES } from "./cases/mod.ts";
+import { selectTools } from "../src/server/gating.ts";
+import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
 import { startRawHost } from "./support/raw_host.ts";
@@ -30,7 +32,7 @@ const NETWORK_SETTINGS = [
 ];
 
 Deno.test("run by URL: main.ts and deno.json (as the import map) from a raw-file host, in an empty directory, serve tools over stdio", async () => {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(refs.routes);
   const host = startRawHost();
   await using cwd = await tempDir("url-run");
   const env: Record<string, string> = {
@@ -67,7 +69,11 @@ Deno.test("run by URL: main.ts and deno.json (as the import map) from a raw-file
       throw new Error(`the server did not start: ${error}\n${stderr}`);
     });
     const { tools } = await client.listTools();
-    assert.ok(tools.length > 20, `tools listed: ${tools.length}; stderr: ${stderr}`);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      selectTools(CATALOGUE, { yolo: false, readOnly: false }).map((t) => t.name),
+      `the default selection is listed; stderr: ${stderr}`,
+    );
     const result = await client.callTool({
       name: "list_tags",
       arguments: { project: "PROJ", repo: "web" },

@@ -4,7 +4,7 @@
  * most the cap in memory.
  */
 
-/** The default cap on a response body: 8 MiB (`--max-response-mb`). */
+/** The default cap on a response body: 8 MiB (a client may set another). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /** At most this much of an error answer is read: enough for any of Bitbucket's error bodies. */

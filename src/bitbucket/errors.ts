@@ -3,6 +3,9 @@
  * `kind` is a closed vocabulary so callers can branch on it; the message is
  * written for a model to act on: the failed request, then details after a colon.
  */
+import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
+
+/** What went wrong, in a closed vocabulary; {@link kindForStatus} maps HTTP statuses onto it. */
 export type BitbucketErrorKind =
   | "bad_request"
   | "unauthorized"
@@ -39,6 +42,14 @@ export interface BitbucketErrorInit {
   retryAfterMs?: number;
   /** How many times the request was sent, when more than once. */
   attempts?: number;
+  /** The fix, when the program embedding the client words it (its flags and variables); see {@link Advice}. */
+  advice?: Advice;
+  /** What to do, shown as `(hint: ...)`, in place of the hint for the kind. */
+  hint?: string;
+  /** What the caller was doing (see {@link BitbucketError.during}): the message then starts `Cannot <action>: `. */
+  action?: string;
+  /** The error this one reports (a fetch failure, an abort, a JSON or schema parse error, an earlier BitbucketError). */
+  cause?: unknown;
 }
 
 /** A failed Bitbucket request; thrown by the client and turned into an `isError` tool result by the SDK. */
@@ -52,10 +63,12 @@ export class BitbucketError extends Error {
   readonly transient: boolean;
   /** How long Bitbucket asked to wait before trying again, in milliseconds. */
   readonly retryAfterMs: number | undefined;
+  /** The fix, as a key for the embedding program to branch on; its words are already in the message. */
+  readonly advice: Advice | undefined;
   readonly #init: BitbucketErrorInit;
 
   constructor(init: BitbucketErrorInit) {
-    super(describe(init));
+    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = "BitbucketError";
     this.kind = init.kind;
     this.status = init.status;
@@ -64,12 +77,24 @@ export class BitbucketError extends Error {
     this.details = init.details ?? [];
     this.transient = init.transient ?? false;
     this.retryAfterMs = init.retryAfterMs;
+    this.advice = init.advice;
     this.#init = init;
   }
 
   /** The same failure, saying the request was sent `attempts` times. */
   afterAttempts(attempts: number): BitbucketError {
     return attempts > 1 ? new BitbucketError({ ...this.#init, attempts }) : this;
+  }
+
+  /**
+   * The same failure (kind, status, details and all) said of what the caller
+   * was doing: `Cannot <action>: <this message>`, with this error as its cause.
+   */
+  during(action: string): BitbucketError {
+    const outer = this.#init.action === undefined
+      ? action
+      : `${action}: Cannot ${this.#init.action}`;
+    return new BitbucketError({ ...this.#init, action: outer, cause: this });
   }
 }
 
@@ -93,9 +118,19 @@ export function kindForStatus(status: number): BitbucketErrorKind {
   }
 }
 
+/** Kinds whose fix names the embedding program's configuration: their hint comes from its words. */
+export const KIND_ADVICE: Partial<Record<BitbucketErrorKind, Advice>> = {
+  unauthorized: "renew_token",
+};
+
+/** The neutral words for a kind's advice, for an error built without the program's words. */
+function neutralHint(kind: BitbucketErrorKind): string | undefined {
+  const advice = KIND_ADVICE[kind];
+  return advice === undefined ? undefined : NEUTRAL_HINTS[advice];
+}
+
+/** What to do about each kind, where the fix needs no word of the embedding program's. */
 const HINTS: Partial<Record<BitbucketErrorKind, string>> = {
-  unauthorized:
-    "the token is invalid or expired; create a new HTTP access token and set BITBUCKET_TOKEN",
   forbidden:
     "the token lacks the permission this needs; use a token with the required project or repository permission",
   not_found: "check the project key, repository slug, ref or id",
@@ -185,7 +220,18 @@ function describe(init: BitbucketErrorInit): string {
   if (init.attempts !== undefined && init.attempts > 1) parts.push(`tried ${init.attempts} times`);
   const exceptions = details.map((d) => d.exceptionName ?? "");
   const hint = EXCEPTION_HINTS.find(([pattern]) => exceptions.some((e) => pattern.test(e)))?.[1] ??
-    HINTS[init.kind];
+    init.hint ?? HINTS[init.kind] ?? neutralHint(init.kind);
   const text = `${request} failed: ${parts.join(": ")}`;
-  return hint ? `${text} (hint: ${hint})` : text;
+  const described = hint ? `${text} (hint: ${hint})` : text;
+  return init.action === undefined ? described : `Cannot ${init.action}: ${described}`;
+}
+
+/**
+ * A `.catch` handler saying what was asked of a failed Bitbucket request
+ * (see {@link BitbucketError.during}); any other error passes as it is.
+ */
+export function rethrowDuring(action: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof BitbucketError ? error.during(action) : error;
+  };
 }

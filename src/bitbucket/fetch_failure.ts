@@ -4,6 +4,7 @@
  * Deno's fetch rejects with a bare "fetch failed" whose `cause` holds the
  * story; the innermost message is the one that names the problem.
  */
+import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
 
 /** A network failure, read. */
 export interface FetchFailure {
@@ -11,6 +12,8 @@ export interface FetchFailure {
   reason: string;
   /** True when the connection dropped mid-way (a reset, a body cut short): worth another try for a read. */
   transient: boolean;
+  /** The fix, when it is the embedding program's to word. */
+  advice?: Advice;
 }
 
 /** The most specific message in an error's `cause` chain, without the URL preamble. */
@@ -30,18 +33,32 @@ export function innermostMessage(error: unknown): string {
   return message.replace(/^error sending request[^)]*\)(?: \([^)]*\))?: /, "");
 }
 
-const TLS = /certificate|UnknownIssuer|tls|ssl|handshake/i;
+/** The words of a failed TLS handshake (an untrusted or invalid certificate), in Deno's and rustls' messages. */
+const TLS_FAILURE = /certificate|UnknownIssuer|tls|ssl|handshake/i;
+
+/** True when a failure's message (see {@link innermostMessage}) is about TLS: the one place that is decided. */
+export function isTlsFailure(message: string): boolean {
+  return TLS_FAILURE.test(message);
+}
+
 const DROPPED =
   /connection (?:closed|reset)|reset by peer|broken pipe|error reading a body|end of file|unexpected eof|incomplete/i;
 
-/** Reads a fetch or body-read failure against `origin` (never includes request headers, so never the token). */
-export function describeFetchFailure(error: unknown, origin: string): FetchFailure {
+/**
+ * Reads a fetch or body-read failure against `origin` (never includes request
+ * headers, so never the token). `trustCaHint` is the fix for a TLS failure.
+ */
+export function describeFetchFailure(
+  error: unknown,
+  origin: string,
+  trustCaHint: string = NEUTRAL_HINTS.trust_ca,
+): FetchFailure {
   const detail = innermostMessage(error);
-  if (TLS.test(detail)) {
+  if (isTlsFailure(detail)) {
     return {
-      reason:
-        `the TLS connection to ${origin} failed (${detail}): if Bitbucket's certificate comes from a private CA, give Deno that CA with DENO_CERT=/path/to/ca.pem or deno run --cert /path/to/ca.pem`,
+      reason: `the TLS connection to ${origin} failed (${detail}): ${trustCaHint}`,
       transient: false,
+      advice: "trust_ca",
     };
   }
   if (DROPPED.test(detail)) {

@@ -60,7 +60,12 @@ export async function collectPages<T extends z.ZodType>(
   let start = paging.start ?? 0;
   for (;;) {
     const want = Math.min(paging.limit - values.length, MAX_LIMIT);
-    const page = await client.get(path, schema, { ...query, start, limit: want }, signal);
+    const { body: page } = await client.request({
+      path,
+      schema,
+      query: { ...query, start, limit: want },
+      signal,
+    });
     values.push(...page.values.slice(0, want));
     const next = page.nextPageStart ?? undefined;
     if (page.isLastPage || next === undefined || page.values.length === 0) {

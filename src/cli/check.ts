@@ -5,14 +5,18 @@
  * the token authenticates (and as whom), and which tools the flags expose.
  * A check whose prerequisite failed is shown as not run.
  */
+import { z } from "zod";
+import { basePath, restPrefix } from "../bitbucket/base_path.ts";
+import { isHtml } from "../bitbucket/body.ts";
+import { authenticatedUser } from "../bitbucket/caller.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
-import { type EnvReader, parseBaseUrl, StartupError } from "../config.ts";
+import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { selectTools } from "../server/gating.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
-import { isHtml } from "../bitbucket/body.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import type { Flags } from "./flags.ts";
+import { CLI_HINTS } from "./hints.ts";
 import { type Logger, loggingFetch } from "./log.ts";
 
 /** The outcome of one check. */
@@ -58,7 +62,7 @@ export async function runChecks(
     report(line);
   };
   const { flags, env } = inputs;
-  const timeoutMs = (flags.timeoutSeconds ?? 30) * 1000;
+  const timeoutMs = timeoutMsOf(flags);
   // Reading the variables may itself stop the command (no --allow-env): a startup error.
   const rawUrl = flags.url ?? env("BITBUCKET_URL");
   const token = env("BITBUCKET_TOKEN") || undefined;
@@ -72,10 +76,7 @@ export async function runChecks(
   let bitbucket = false;
   const fetcher = base.url ? loggingFetch(base.url, inputs.logger, inputs.fetch) : fetch;
   if (base.url && reachable?.ok) {
-    const probe = new URL(
-      `${base.url.pathname.replace(/\/$/, "")}/rest${PROPERTIES_PATH}`,
-      base.url,
-    );
+    const probe = new URL(restPrefix(base.url) + PROPERTIES_PATH, base.url);
     const answer = await fetchProbe(fetcher, probe, timeoutMs);
     if (answer instanceof Response) {
       emit({
@@ -114,6 +115,7 @@ export async function runChecks(
       username,
       timeoutMs,
       fetch: fetcher,
+      hints: CLI_HINTS,
     });
     emit(await checkToken(client, username));
   }
@@ -149,7 +151,7 @@ function checkUrl(raw: string | undefined): { url?: URL; line: CheckLine } {
         },
       };
     }
-    return { url, line: { name: "url", status: "pass", detail: url.href.replace(/\/$/, "") } };
+    return { url, line: { name: "url", status: "pass", detail: url.origin + basePath(url) } };
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     return {
@@ -240,11 +242,11 @@ async function checkToken(
 ): Promise<CheckLine> {
   try {
     const answer = await client.request({
-      method: "GET",
       path: WHO_AM_I_PATH,
       query: { limit: 1 },
+      schema: z.unknown(),
     });
-    const caller = answer.headers.get("X-AUSERNAME");
+    const caller = authenticatedUser(answer.headers);
     if (!caller) {
       return {
         name: "token",
@@ -268,7 +270,8 @@ function checkTools(flags: Flags): CheckLine {
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
   );
-  const withheldUnsafe = CATALOGUE.filter((t) => !t.safe && !exposed.has(t)).length;
+  const withheldUnsafe =
+    CATALOGUE.filter((t) => t.access.level === "unsafe write" && !exposed.has(t)).length;
   if (exposed.size === 0) {
     return {
       name: "tools",

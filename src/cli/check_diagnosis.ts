@@ -5,7 +5,7 @@
  */
 import { isHtml } from "../bitbucket/body.ts";
 import type { BitbucketError } from "../bitbucket/errors.ts";
-import { innermostMessage } from "../bitbucket/fetch_failure.ts";
+import { innermostMessage, isTlsFailure } from "../bitbucket/fetch_failure.ts";
 
 /** What failed, and what to do about it. */
 export interface Diagnosis {
@@ -43,7 +43,7 @@ export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number):
       }) and that Bitbucket is running`,
     };
   }
-  if (/certificate|UnknownIssuer|tls|ssl|handshake/i.test(text)) {
+  if (isTlsFailure(text)) {
     return {
       detail: `TLS to ${host}:${port} failed: ${text}`,
       fix:

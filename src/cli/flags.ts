@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { StartupError } from "../config.ts";
+import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
 import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
+import { TOOLSETS } from "../tools/catalogue.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 
 /** The parsed command line. */
@@ -26,6 +27,34 @@ export interface Flags {
   version: boolean;
 }
 
+/** Words laid out in lines of at most `width` characters, each line after the first indented. */
+function wrap(words: readonly string[], first: number, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    const room = width - (lines.length === 0 ? first : indent.length);
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+/** The `--toolsets` entry of the help text, naming the catalogue's toolsets. */
+const TOOLSETS_HELP = wrap(
+  `expose only these toolsets: ${
+    TOOLSETS.map((s) => s.name).join(", ")
+  } (safety filter still applies)`
+    .split(" "),
+  21,
+  90,
+  " ".repeat(21),
+);
+
 /** The help text for `--help`. */
 export const USAGE = `bitbucket-mcp: an MCP server for Bitbucket Data Center
 
@@ -41,12 +70,11 @@ Flags:
   --url URL          Bitbucket base URL (overrides BITBUCKET_URL)
   --yolo             also expose unsafe write tools (merge, decline, approve, ...)
   --read-only        expose read-only tools only (wins over every other flag)
-  --toolsets a,b     expose only these toolsets: repositories, refs, commits,
-                     pull_requests, builds, source (safety filter still applies)
+  --toolsets a,b     ${TOOLSETS_HELP}
   --tools a,b        expose these tools too (or only these, without --toolsets),
                      whatever their safety
   --exclude c,d      hide these tools (applied last)
-  --timeout SECONDS  per-request timeout, retries included (default 30)
+  --timeout SECONDS  per-request timeout, retries included (default ${DEFAULT_TIMEOUT_SECONDS})
   --max-response-mb MIB
                      largest Bitbucket response body read (default 8)
   --json             with tools: machine-readable output

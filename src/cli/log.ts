@@ -3,6 +3,7 @@
  * (stdout) is never written here, and no line ever carries a token, a header
  * or a body.
  */
+import { basePath } from "../bitbucket/base_path.ts";
 import { writeErr } from "./output.ts";
 
 /** The levels of `--log-level`, most severe first. */
@@ -49,7 +50,7 @@ function levelForStatus(status: number): LogLevel {
  * requests that got no answer. Never a header, a body or the token.
  */
 export function loggingFetch(base: URL, logger: Logger, inner: typeof fetch = fetch): typeof fetch {
-  const prefix = base.pathname.replace(/\/+$/, "");
+  const prefix = basePath(base);
   // The request line is built only for a line that will be written: at the
   // default level a successful request costs no URL parsing or formatting.
   const request = (input: RequestInfo | URL, init: RequestInit | undefined) => {

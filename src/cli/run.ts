@@ -12,12 +12,13 @@ import {
 import { createServerFactory } from "../server/factory.ts";
 import { selectTools, unknownToolNames, unknownToolsets } from "../server/gating.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
-import { serveHttp } from "../server/http.ts";
+import { HEALTH_PATH, serveHttp } from "../server/http.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { VERSION } from "../version.ts";
 import { formatCheckLine, runChecks } from "./check.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
+import { ALLOW_HOST_HINT, CLI_HINTS } from "./hints.ts";
 import { createLogger, type Logger, loggingFetch } from "./log.ts";
 import { writeErr, writeOut } from "./output.ts";
 import { StdioLineTransport } from "./stdio_transport.ts";
@@ -88,6 +89,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   const bitbucket = new BitbucketClient({
     ...config,
     fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
+    hints: CLI_HINTS,
   });
   const tools = selectTools(CATALOGUE, flags);
   const transport = new StdioLineTransport();
@@ -129,6 +131,8 @@ async function serveOverHttp(
       allowHosts: flags.allowHosts,
       onerror: (error) => logger.log("error", error.message),
       fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
+      hints: CLI_HINTS,
+      hostHint: ALLOW_HOST_HINT,
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {
@@ -137,7 +141,7 @@ async function serveOverHttp(
     throw error;
   }
   writeErr(
-    `bitbucket-mcp: serving MCP at ${server.url.href} (health: ${server.url.origin}/healthz)`,
+    `bitbucket-mcp: serving MCP at ${server.url.href} (health: ${server.url.origin}${HEALTH_PATH})`,
   );
   if (!config.token) {
     writeErr(

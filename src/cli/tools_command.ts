@@ -12,17 +12,19 @@ export function toolsListing(
   const rows = catalogue.map((tool) => ({
     name: tool.name,
     toolset: toolsetOf(tool) ?? "",
-    access: tool.access,
+    access: tool.access.level,
+    why: tool.access.level === "read-only" ? undefined : tool.access.why,
     exposed: exposed.has(tool.name),
     description: tool.description,
   }));
   if (json) return JSON.stringify({ tools: rows }, null, 2);
   const width = Math.max(...rows.map((r) => r.name.length));
   const setWidth = Math.max(...rows.map((r) => r.toolset.length));
+  const indent = " ".repeat(width + setWidth + 20);
   const lines = rows.map((r) =>
     `${r.exposed ? " " : "-"} ${r.name.padEnd(width)}  ${r.toolset.padEnd(setWidth)}  ${
       r.access.padEnd(12)
-    }  ${r.description}`
+    }  ${r.description}${r.why === undefined ? "" : `\n${indent}why: ${r.why}`}`
   );
   return [...lines, "", "(- = withheld by the current flags; --yolo exposes unsafe writes)"].join(
     "\n",

@@ -33,8 +33,10 @@ export function selectTools(catalogue: readonly Tool[], selection: ToolSelection
   const exclude = new Set(selection.exclude ?? []);
   return catalogue.filter((tool) => {
     const inSets = sets === undefined || sets.has(toolsetOf(tool) ?? "");
-    const candidate = named.has(tool.name) || (inSets && (tool.safe || selection.yolo));
-    return candidate && (!selection.readOnly || tool.readOnly) && !exclude.has(tool.name);
+    const { level } = tool.access;
+    const candidate = named.has(tool.name) ||
+      (inSets && (level !== "unsafe write" || selection.yolo));
+    return candidate && (!selection.readOnly || level === "read-only") && !exclude.has(tool.name);
   });
 }
 

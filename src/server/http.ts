@@ -13,6 +13,7 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
+import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
 import type { Tool } from "../tools/define.ts";
@@ -38,6 +39,10 @@ export interface HttpHandlerOptions {
   onerror?: (error: Error) => void;
   /** The `fetch` the Bitbucket clients use (a logging wrapper); the global one by default. */
   fetch?: typeof fetch;
+  /** The words for the fixes Bitbucket errors suggest (the CLI's name its flags); neutral by default. */
+  hints?: Hints;
+  /** The fix appended to the refusal of a Host or Origin not allowed (the CLI names its flag). */
+  hostHint?: string;
 }
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
@@ -114,7 +119,7 @@ function requestAuth(request: Request, serverToken: string | undefined): AuthInf
 }
 
 /**
- * Builds the HTTP handler: `/healthz` answers at once; `/mcp` checks Host and
+ * Builds the HTTP handler: {@link HEALTH_PATH} answers at once; `/mcp` checks Host and
  * Origin (DNS-rebinding protection), picks the request's token, and hands the
  * request to the SDK with a server factory that binds a Bitbucket client to
  * that token. Everything else is 404.
@@ -128,15 +133,18 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const bitbucket = new BitbucketClient({
       baseUrl: config.baseUrl,
       token: auth.token,
-      // BITBUCKET_USERNAME belongs to the server-wide token; a caller's token is always Bearer.
+      // The username belongs to the server-wide token; a caller's token is always Bearer.
       username: auth.clientId === SERVER_WIDE ? config.username : undefined,
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
       fetch: options.fetch,
+      hints: options.hints,
     });
     return createServer(tools, bitbucket);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
+  const notAllowed = (message: string) =>
+    rejection(403, options.hostHint ? `${message}: ${options.hostHint}` : message);
 
   return {
     async fetch(request) {
@@ -151,9 +159,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         return rejection(404, `not found: MCP is served at ${MCP_PATH}`);
       }
       const host = validateHostHeader(request.headers.get("host"), allowed);
-      if (!host.ok) return rejection(403, `${host.message}: add it with --allow-host`);
+      if (!host.ok) return notAllowed(host.message);
       const origin = validateOriginHeader(request.headers.get("origin"), allowed);
-      if (!origin.ok) return rejection(403, `${origin.message}: add it with --allow-host`);
+      if (!origin.ok) return notAllowed(origin.message);
       const auth = requestAuth(request, config.token);
       if (auth instanceof Response) return auth;
       return await mcp.fetch(request, { authInfo: auth });

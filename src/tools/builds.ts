@@ -4,27 +4,31 @@ import {
   BUILD_STATES,
   BuildStats,
   BuildStatus,
-  RefMatcher,
   RequiredBuildCondition,
 } from "../bitbucket/entities/build.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import { InsightReport } from "../bitbucket/entities/insights.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages } from "../bitbucket/paging.ts";
-import { defineTool } from "./define.ts";
-import { CommitIdArg, named, PageTail, PagingArgs, RepoArgs } from "./fragments.ts";
-
-const FULL_COMMIT_ID = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
-
-/**
- * The server-wide build-status resources take no repository, so an abbreviated
- * id cannot be resolved: Bitbucket keys statuses by the full id and would
- * silently find none. Such an id is refused rather than answered with nothing.
- */
-const FullCommitIdArg = z.string().regex(FULL_COMMIT_ID, {
-  message:
-    "must be a full commit id (40 hex digits): build statuses are recorded against full ids; get_commit gives the full id of an abbreviated one",
-}).describe("Full commit id (40 hex digits)");
+import {
+  choiceArg,
+  CommitIdArg,
+  FULL_COMMIT_ID,
+  FullCommitIdArg,
+  PagingArgs,
+  RepoArgs,
+  textArg,
+} from "./args.ts";
+import { defineTool, READ_ONLY, unsafeWrite } from "./define.ts";
+import { listing } from "./listing.ts";
+import {
+  BuildStatusOut,
+  buildStatusOut,
+  InsightReportOut,
+  insightReportOut,
+  RequiredBuildOut,
+  requiredBuildOut,
+} from "./shapes/build.ts";
+import { pagedOutput } from "./shapes/page.ts";
 
 /** Just the id of a commit: what expanding an abbreviated id needs. */
 const CommitIdOnly = Commit.pick({ id: true });
@@ -42,12 +46,11 @@ async function fullCommitId(
   signal: AbortSignal,
 ): Promise<string> {
   if (FULL_COMMIT_ID.test(commitId)) return commitId.toLowerCase();
-  const commit = await bitbucket.get(
-    apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
-    CommitIdOnly,
-    undefined,
+  const { body: commit } = await bitbucket.request({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
+    schema: CommitIdOnly,
     signal,
-  );
+  });
   return commit.id;
 }
 
@@ -57,23 +60,14 @@ export const getBuildStatus = defineTool({
   title: "Get build statuses",
   description:
     "Every build status on a commit: key, state, name, URL, description, ref, build number, tests, dates.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
-  output: z.object({ buildStatuses: z.array(BuildStatus) }).extend(PageTail.shape),
-  async handler({ commit_id, limit, start }, { bitbucket, signal }) {
-    // Only the deprecated server-wide resource lists every status of a commit: the
-    // repository-scoped `.../commits/{commitId}/builds` GET returns one status and requires its key.
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/build-status/latest/commits/${commit_id.toLowerCase()}`,
-      BuildStatus,
-      { start, limit },
-      {},
-      signal,
-    );
-    return named("buildStatuses", page);
-  },
+  output: pagedOutput("buildStatuses", BuildStatusOut),
+  // Only the deprecated server-wide resource lists every status of a commit: the
+  // repository-scoped `.../commits/{commitId}/builds` GET returns one status and requires its key.
+  handler: listing("buildStatuses", BuildStatus, buildStatusOut, ({ commit_id }) => ({
+    path: apiPath`/build-status/latest/commits/${commit_id.toLowerCase()}`,
+  })),
 });
 
 /** Counts a commit's builds by state. */
@@ -82,8 +76,7 @@ export const getBuildSummary = defineTool({
   title: "Get build summary",
   description:
     "How many builds of a commit are successful, failed, in progress, cancelled and unknown.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: z.object({ commit_id: FullCommitIdArg }),
   output: z.object({
     buildSummary: z.object({
@@ -95,12 +88,11 @@ export const getBuildSummary = defineTool({
     }),
   }),
   async handler({ commit_id }, { bitbucket, signal }) {
-    const stats = await bitbucket.get(
-      apiPath`/build-status/latest/commits/stats/${commit_id.toLowerCase()}`,
-      BuildStats,
-      undefined,
+    const { body: stats } = await bitbucket.request({
+      path: apiPath`/build-status/latest/commits/stats/${commit_id.toLowerCase()}`,
+      schema: BuildStats,
       signal,
-    );
+    });
     return {
       buildSummary: {
         successful: stats.successful ?? 0,
@@ -113,53 +105,18 @@ export const getBuildSummary = defineTool({
   },
 });
 
-/** A ref matcher as tools return it: its kind flattened to the kind's id. */
-const RefMatcherOut = z.object({
-  type: z.string().describe("ANY_REF, BRANCH, PATTERN, MODEL_CATEGORY or MODEL_BRANCH"),
-  id: z.string(),
-  displayId: z.string(),
-});
-
-function refMatcherOut(matcher: z.infer<typeof RefMatcher>): z.infer<typeof RefMatcherOut> {
-  return { type: matcher.type.id, id: matcher.id, displayId: matcher.displayId };
-}
-
-const RequiredBuildOut = z.object({
-  id: z.number().int(),
-  buildParentKeys: z.array(z.string()).describe("Build keys that must be green to merge"),
-  refMatcher: RefMatcherOut.describe("Target branches the check applies to"),
-  exemptRefMatcher: RefMatcherOut.optional().describe("Source branches exempt from the check"),
-});
-
 /** Lists the required-builds merge checks of a repository. */
 export const listRequiredBuilds = defineTool({
   name: "list_required_builds",
   title: "List required builds",
   description:
     "Required-builds merge checks: which build keys must pass, for which target branches, and which source branches are exempt.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend(PagingArgs.shape),
-  output: z.object({ requiredBuilds: z.array(RequiredBuildOut) }).extend(PageTail.shape),
-  async handler({ project, repo, limit, start }, { bitbucket, signal }) {
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/required-builds/latest/projects/${project}/repos/${repo}/conditions`,
-      RequiredBuildCondition,
-      { start, limit },
-      {},
-      signal,
-    );
-    return named("requiredBuilds", {
-      ...page,
-      values: page.values.map((c) => ({
-        id: c.id,
-        buildParentKeys: c.buildParentKeys,
-        refMatcher: refMatcherOut(c.refMatcher),
-        ...(c.exemptRefMatcher ? { exemptRefMatcher: refMatcherOut(c.exemptRefMatcher) } : {}),
-      })),
-    });
-  },
+  output: pagedOutput("requiredBuilds", RequiredBuildOut),
+  handler: listing("requiredBuilds", RequiredBuildCondition, requiredBuildOut, (args) => ({
+    path: apiPath`/required-builds/latest/projects/${args.project}/repos/${args.repo}/conditions`,
+  })),
 });
 
 /** Lists the Code Insights reports on a commit. */
@@ -168,53 +125,43 @@ export const listCodeInsightsReports = defineTool({
   title: "List Code Insights reports",
   description:
     "Code Insights reports on a commit (analysis, coverage, scans): key, title, result, reporter, link, data.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
-  output: z.object({ reports: z.array(InsightReport) }).extend(PageTail.shape),
-  async handler({ project, repo, commit_id, limit, start }, { bitbucket, signal }) {
-    const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
-      InsightReport,
-      { start, limit },
-      {},
-      signal,
-    );
-    return named("reports", page);
-  },
+  output: pagedOutput("reports", InsightReportOut),
+  handler: listing(
+    "reports",
+    InsightReport,
+    insightReportOut,
+    async ({ project, repo, commit_id }, { bitbucket, signal }) => {
+      const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
+      return {
+        path:
+          apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
+      };
+    },
+  ),
 });
-
-const STATE_LIST = BUILD_STATES.join(", ");
-
-/** A build state in any case; the handler upper-cases it. */
-const StateArg = z.string().refine(
-  (v) => (BUILD_STATES as readonly string[]).includes(v.toUpperCase()),
-  { message: `must be one of ${STATE_LIST} (any case)` },
-).describe(`${STATE_LIST} (any case)`);
 
 /** Reports a build result on a commit: the status merge checks and reviewers see. */
 export const setBuildStatus = defineTool({
   name: "set_build_status",
   title: "Set a build status",
   description: "Store a build status on a commit, replacing one with the same key.",
-  readOnly: false,
-  safe: false,
-  why:
+  access: unsafeWrite(
     "it changes the CI signal others rely on: a status can unblock or block merges and misreport a build",
+  ),
   idempotent: true,
   input: RepoArgs.extend({
     commit_id: CommitIdArg,
     key: z.string().min(1).max(255).describe("Build key, unique per commit, e.g. web-ci"),
-    state: StateArg,
+    state: choiceArg(BUILD_STATES, "Build state"),
     url: z.string().min(1).max(450).describe("The build's page in the CI tool"),
     name: z.string().max(255).optional().describe("Short name of the build"),
-    description: z.string().max(2000).optional().describe("What the result means"),
+    description: textArg("What the result means", 2000).optional(),
     build_number: z.string().max(255).optional().describe("This run's number, e.g. 42"),
   }),
   output: z.object({
-    buildStatus: BuildStatus.pick({
+    buildStatus: BuildStatusOut.pick({
       key: true,
       state: true,
       url: true,
@@ -230,7 +177,7 @@ export const setBuildStatus = defineTool({
     const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
     const status = {
       key,
-      state: state.toUpperCase(),
+      state,
       url,
       name,
       description,
@@ -238,13 +185,13 @@ export const setBuildStatus = defineTool({
     };
     // The repository-scoped resource (since 7.14) answers 204 with no body, so
     // what is reported back is what was sent and accepted.
-    await bitbucket.send(
-      "POST",
-      apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/builds`,
-      z.unknown(),
-      status,
+    await bitbucket.request({
+      method: "POST",
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/builds`,
+      schema: z.unknown(),
+      body: status,
       signal,
-    );
+    });
     return { buildStatus: { commitId, ...status } };
   },
 });

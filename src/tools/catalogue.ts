@@ -1,6 +1,6 @@
 import type { Tool } from "./define.ts";
 import { getRepositoryCloneInfo, searchRepositories } from "./repositories.ts";
-import { createTag, listBranches, listTags, resolveRef } from "./refs.ts";
+import { createBranch, createTag, listBranches, listTags, resolveRef } from "./refs.ts";
 import { compareRefs, getCommit, listCommits } from "./commits.ts";
 import {
   getPrDiff,
@@ -26,7 +26,6 @@ import {
   updatePullRequest,
 } from "./pull_request_actions.ts";
 import { listProjects } from "./projects.ts";
-import { createBranch } from "./branches.ts";
 import {
   getBuildStatus,
   getBuildSummary,
@@ -45,8 +44,10 @@ export interface Toolset {
 
 /**
  * Every tool, by toolset, in the order `tools/list` shows them. Each tool
- * belongs to exactly one toolset. Each write tool's reason for its safety sits
- * in its definition (`why`) and beside it here. Listing needs no credentials.
+ * belongs to exactly one toolset; each write says why it has its access in
+ * its own definition (`access.why`), which `tools` and the README show.
+ * Listing needs no credentials. The README's tables and `--help` are made
+ * from this list (`deno task docs`).
  */
 export const TOOLSETS: readonly Toolset[] = [
   {
@@ -61,8 +62,8 @@ export const TOOLSETS: readonly Toolset[] = [
       listBranches,
       resolveRef,
       listTags,
-      createTag, // safe write: adds a ref, changes nothing existing
-      createBranch, // safe write: adds a ref, changes nothing existing
+      createTag,
+      createBranch,
     ],
   },
   {
@@ -82,15 +83,15 @@ export const TOOLSETS: readonly Toolset[] = [
       listPrComments,
       listPrTasks,
       getPrMergeStatus,
-      createPullRequest, // safe write: opens a new pull request, which can be declined
-      updatePullRequest, // safe write: edits only the fields given, each can be set back
-      addPrComment, // safe write: adds a comment; a task only holds the merge until resolved
-      disableAutoMerge, // safe write: only stops a pending auto-merge
-      submitPrReview, // unsafe write: an approval or needs-work feeds the merge checks
-      updatePrTask, // unsafe write: resolving a task lifts a merge check
-      mergePullRequest, // unsafe write: a merge cannot be undone
-      declinePullRequest, // unsafe write: closes the pull request for everyone
-      enableAutoMerge, // unsafe write: merges without another look, possibly at once
+      createPullRequest,
+      updatePullRequest,
+      addPrComment,
+      disableAutoMerge,
+      submitPrReview,
+      updatePrTask,
+      mergePullRequest,
+      declinePullRequest,
+      enableAutoMerge,
     ],
   },
   {
@@ -101,7 +102,7 @@ export const TOOLSETS: readonly Toolset[] = [
       getBuildSummary,
       listRequiredBuilds,
       listCodeInsightsReports,
-      setBuildStatus, // unsafe write: changes the CI signal merge checks and reviewers rely on
+      setBuildStatus,
     ],
   },
   {

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages } from "../bitbucket/paging.ts";
-import { defineTool } from "./define.ts";
-import { CommitIdArg, named, PageTail, PagingArgs, RepoArgs } from "./fragments.ts";
-
-const RefArg = (what: string) => z.string().min(1).max(1024).describe(what);
+import { CommitIdArg, PagingArgs, pathArg, refArg, RepoArgs } from "./args.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { listing } from "./listing.ts";
+import { CommitOut, commitOut } from "./shapes/commit.ts";
+import { pagedOutput } from "./shapes/page.ts";
 
 /** Lists commits, newest first, optionally bounded by refs or limited to a path. */
 export const listCommits = defineTool({
@@ -13,27 +13,17 @@ export const listCommits = defineTool({
   title: "List commits",
   description:
     "Commits newest first: reachable from until (default branch if absent), not from since, optionally touching path.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend({
-    until: RefArg("Newest commit or ref (inclusive)").optional(),
-    since: RefArg("Oldest commit or ref (exclusive)").optional(),
-    path: z.string().min(1).max(4096).optional().describe(
-      "Only commits touching this file or directory",
-    ),
+    until: refArg("Newest commit or ref (inclusive)").optional(),
+    since: refArg("Oldest commit or ref (exclusive)").optional(),
+    path: pathArg("Only commits touching this file or directory").optional(),
   }).extend(PagingArgs.shape),
-  output: z.object({ commits: z.array(Commit) }).extend(PageTail.shape),
-  async handler({ project, repo, until, since, path, limit, start }, { bitbucket, signal }) {
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
-      Commit,
-      { start, limit },
-      { until, since, path },
-      signal,
-    );
-    return named("commits", page);
-  },
+  output: pagedOutput("commits", CommitOut),
+  handler: listing("commits", Commit, commitOut, ({ project, repo, until, since, path }) => ({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
+    query: { until, since, path },
+  })),
 });
 
 /** Reads one commit: message, author, committer, parents. */
@@ -41,18 +31,16 @@ export const getCommit = defineTool({
   name: "get_commit",
   title: "Get a commit",
   description: "One commit: message, author, committer, dates and parents.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }),
-  output: z.object({ commit: Commit }),
+  output: z.object({ commit: CommitOut }),
   async handler({ project, repo, commit_id }, { bitbucket, signal }) {
-    const commit = await bitbucket.get(
-      apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}`,
-      Commit,
-      undefined,
+    const { body: commit } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}`,
+      schema: Commit,
       signal,
-    );
-    return { commit };
+    });
+    return { commit: commitOut(commit) };
   },
 });
 
@@ -66,22 +54,14 @@ export const compareRefs = defineTool({
   title: "Compare refs",
   description:
     "Commits on `to` that `from` lacks, like git log from..to: what a pull request from `to` into `from` would bring.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend({
-    from: RefArg("Base: branch, tag or commit, e.g. main"),
-    to: RefArg("Tip: branch, tag or commit, e.g. feature/x"),
+    from: refArg("Base: branch, tag or commit, e.g. main"),
+    to: refArg("Tip: branch, tag or commit, e.g. feature/x"),
   }).extend(PagingArgs.shape),
-  output: z.object({ commits: z.array(Commit) }).extend(PageTail.shape),
-  async handler({ project, repo, from, to, limit, start }, { bitbucket, signal }) {
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/api/latest/projects/${project}/repos/${repo}/compare/commits`,
-      Commit,
-      { start, limit },
-      { from: to, to: from },
-      signal,
-    );
-    return named("commits", page);
-  },
+  output: pagedOutput("commits", CommitOut),
+  handler: listing("commits", Commit, commitOut, ({ project, repo, from, to }) => ({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/compare/commits`,
+    query: { from: to, to: from },
+  })),
 });

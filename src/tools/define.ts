@@ -14,69 +14,102 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
-/** How risky a tool is. Read-only tools are always safe; a write says why it is (un)safe. */
-export type ToolAccess =
-  | { readOnly: true; safe: true }
-  | { readOnly: false; safe: boolean; why: string };
+/** How much a tool may change, as `tools`, the README and the gating show it. */
+export type AccessLevel = "read-only" | "safe write" | "unsafe write";
 
-/** Everything that defines one tool: its schemas, its access and its handler, in one value. */
-export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject> = ToolAccess & {
+/**
+ * What a tool may do to Bitbucket: the one fact `readOnlyHint`,
+ * `destructiveHint`, gating and the docs derive from. A write always says why
+ * it has its level.
+ */
+export type Access =
+  | { readonly level: "read-only" }
+  | { readonly level: "safe write" | "unsafe write"; readonly why: string };
+
+/** Reads only. */
+export const READ_ONLY: Access = { level: "read-only" };
+
+/** A write that adds something new or can be set back; `why` says which. */
+export function safeWrite(why: string): Access {
+  return { level: "safe write", why };
+}
+
+/** A write that is irreversible or feeds a merge gate; `why` says which. */
+export function unsafeWrite(why: string): Access {
+  return { level: "unsafe write", why };
+}
+
+/**
+ * Everything that defines one tool: its schemas, its access and its handler, in one value.
+ *
+ * The output convention, followed by every tool:
+ * - `output` is built from the project's own output shapes (`src/tools/shapes/`,
+ *   or a shape declared beside the one tool that returns it), each with its
+ *   mapper beside it; entity schemas (`src/bitbucket/entities/`, what
+ *   Bitbucket sends, parsed tolerantly) never appear in a published schema.
+ * - The result is an object that names its payload (`branches`, `pullRequest`);
+ *   a listing carries its paging facts beside the collection (`pagedOutput`).
+ * - The text block is the same JSON, or for a document (a diff, a file) the
+ *   document itself (`document`).
+ */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  access: Access;
   input: I;
   output: O;
-  /** Repeating the call with the same arguments has no further effect (defaults to `readOnly`). */
+  /** Repeating the call with the same arguments has no further effect (defaults to read-only). */
   idempotent?: boolean;
   /** For document payloads (a diff, a file): the text block carries the document itself instead of JSON. */
   document?: (out: z.infer<O>) => string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
-};
+}
 
-/** The level shown by `tools` and in the README. */
-export type AccessLevel = "read-only" | "safe write" | "unsafe write";
+/** A brand on every value {@link defineTool} makes, so a test can find tools left out of the catalogue. */
+const TOOL = Symbol("bitbucket-mcp tool");
 
 /** A tool with its types erased, so the catalogue can hold every tool in one list. */
 export interface Tool {
+  readonly [TOOL]: true;
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  readonly readOnly: boolean;
-  readonly safe: boolean;
-  /** Why a write tool is safe or unsafe; absent for read-only tools. */
-  readonly why: string | undefined;
-  readonly access: AccessLevel;
+  readonly access: Access;
   readonly annotations: ToolAnnotations;
   readonly hasDocumentText: boolean;
   /** Adds the tool to a server, bound to the client it will call. */
   register(server: McpServer, bitbucket: BitbucketClient): void;
 }
 
+/** True for a value made by {@link defineTool}. */
+export function isTool(value: unknown): value is Tool {
+  return typeof value === "object" && value !== null && TOOL in value;
+}
+
 /**
  * The only way a tool is made. Input and output JSON schemas come from the
  * zod objects; the SDK validates arguments before the handler and the result
- * after it. `destructiveHint` is derived from `safe`, never declared.
+ * after it. The annotations derive from `access`, never declared beside it.
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   spec: ToolSpec<I, O>,
 ): Tool {
+  const readOnly = spec.access.level === "read-only";
   const annotations: ToolAnnotations = {
-    readOnlyHint: spec.readOnly,
-    destructiveHint: !spec.safe,
-    idempotentHint: spec.idempotent ?? spec.readOnly,
+    readOnlyHint: readOnly,
+    destructiveHint: spec.access.level === "unsafe write",
+    idempotentHint: spec.idempotent ?? readOnly,
     openWorldHint: true,
   };
-  const why = spec.readOnly ? undefined : spec.why;
   const inputSchema = published(spec.input);
   const outputSchema = published(spec.output);
   return {
+    [TOOL]: true,
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    readOnly: spec.readOnly,
-    safe: spec.safe,
-    why,
-    access: spec.readOnly ? "read-only" : spec.safe ? "safe write" : "unsafe write",
+    access: spec.access,
     annotations,
     hasDocumentText: spec.document !== undefined,
     register(server, bitbucket) {

@@ -1,31 +1,26 @@
 import { z } from "zod";
-import { type BitbucketClient, parseEntity } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/client.ts";
 import { Participant, PullRequest } from "../bitbucket/entities/pull_request.ts";
 import { MinimalRef } from "../bitbucket/entities/ref.ts";
 import { ApplicationUser } from "../bitbucket/entities/user.ts";
 import { apiPath } from "../bitbucket/path.ts";
 import { pageOf } from "../bitbucket/paging.ts";
-import { defineTool } from "./define.ts";
-import { RepoArgs } from "./fragments.ts";
 import {
-  callerName,
-  oneOf,
+  choiceArg,
   PrArgs,
-  prPath,
-  PullRequestOut,
-  pullRequestOut,
-  qualifyBranch,
-  readPullRequest,
-  UserOut,
-  userOut,
-} from "./pull_request_shared.ts";
+  refArg,
+  RepoArgs,
+  ReviewersArg,
+  textArg,
+  TitleArg,
+  VersionArg,
+} from "./args.ts";
+import { defineTool, safeWrite, unsafeWrite } from "./define.ts";
+import { callerName, prPath, qualifyBranch, readPullRequest } from "./pull_request_lookup.ts";
+import { PullRequestOut, pullRequestOut } from "./shapes/pull_request.ts";
+import { UserOut, userOut } from "./shapes/user.ts";
 
-const RefArg = (description: string) => z.string().min(1).max(1024).describe(description);
-const TitleArg = z.string().min(1).max(255).describe("Title");
-const DescriptionArg = z.string().max(32768).describe("Description (Markdown)");
-const ReviewersArg = z.array(z.string().min(1).max(255)).max(50).describe(
-  "Reviewers' usernames",
-);
+const DescriptionArg = textArg("Description (Markdown)");
 const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
 /** Opens a pull request. */
@@ -33,13 +28,11 @@ export const createPullRequest = defineTool({
   name: "create_pull_request",
   title: "Create a pull request",
   description: "Open a pull request from a branch into to_ref, optionally as a draft.",
-  readOnly: false,
-  safe: true,
-  why: "opens a new pull request; nothing existing changes, and it can be declined",
+  access: safeWrite("opens a new pull request; nothing existing changes, and it can be declined"),
   input: RepoArgs.extend({
-    from_ref: RefArg("Source branch, e.g. feature/x"),
+    from_ref: refArg("Source branch, e.g. feature/x"),
     title: TitleArg,
-    to_ref: RefArg("Target branch (default: the default branch)").optional(),
+    to_ref: refArg("Target branch (default: the default branch)").optional(),
     description: DescriptionArg.optional(),
     reviewers: ReviewersArg.optional(),
     draft: z.boolean().optional().describe("Open as a draft"),
@@ -48,19 +41,18 @@ export const createPullRequest = defineTool({
   async handler(args, { bitbucket, signal }) {
     const { project, repo, from_ref, title, to_ref, description, reviewers, draft } = args;
     const target = to_ref === undefined
-      ? (await bitbucket.get(
-        apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
-        MinimalRef,
-        undefined,
+      ? (await bitbucket.request({
+        path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
+        schema: MinimalRef,
         signal,
-      )).id
+      })).body.id
       : qualifyBranch(to_ref);
     const repository = { slug: repo, project: { key: project } };
-    const pr = await bitbucket.send(
-      "POST",
-      apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
-      PullRequest,
-      {
+    const { body: pr } = await bitbucket.request({
+      method: "POST",
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+      schema: PullRequest,
+      body: {
         title,
         description,
         draft,
@@ -69,7 +61,7 @@ export const createPullRequest = defineTool({
         reviewers: reviewers === undefined ? undefined : reviewersBody(reviewers),
       },
       signal,
-    );
+    });
     return { pullRequest: pullRequestOut(pr) };
   },
 });
@@ -80,15 +72,15 @@ export const updatePullRequest = defineTool({
   title: "Update a pull request",
   description:
     "Change a pull request's title, description, reviewers (the whole list), target branch or draft flag; the rest is kept.",
-  readOnly: false,
-  safe: true,
-  why: "edits only the fields given, against the version just read; each can be set back",
+  access: safeWrite(
+    "edits only the fields given, against the version just read; each can be set back",
+  ),
   idempotent: true,
   input: PrArgs.extend({
     title: TitleArg.optional(),
     description: DescriptionArg.optional(),
     reviewers: ReviewersArg.optional(),
-    to_ref: RefArg("New target branch").optional(),
+    to_ref: refArg("New target branch").optional(),
     draft: z.boolean().optional().describe("Draft (true) or ready for review (false)"),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
@@ -102,11 +94,11 @@ export const updatePullRequest = defineTool({
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
     // Bitbucket's update replaces the pull request's fields wholesale (an absent
     // reviewers list removes every reviewer), so what is not changing is sent as read.
-    const updated = await bitbucket.send(
-      "PUT",
-      prPath(project, repo, pr_id),
-      PullRequest,
-      {
+    const { body: updated } = await bitbucket.request({
+      method: "PUT",
+      path: prPath(project, repo, pr_id),
+      schema: PullRequest,
+      body: {
         version: pr.version,
         title: title ?? pr.title,
         description: description ?? pr.description,
@@ -118,14 +110,10 @@ export const updatePullRequest = defineTool({
         draft: draft ?? pr.draft,
       },
       signal,
-    );
+    });
     return { pullRequest: pullRequestOut(updated) };
   },
 });
-
-const VersionArg = z.number().int().min(0).optional().describe(
-  "Version you reviewed (default: current); a stale one is refused",
-);
 
 const STRATEGIES = [
   "no-ff",
@@ -137,7 +125,7 @@ const STRATEGIES = [
   "squash-ff-only",
 ] as const;
 
-const StrategyArg = oneOf(
+const StrategyArg = choiceArg(
   STRATEGIES,
   "Merge strategy (default: the repository's)",
   (raw) => raw.trim().toLowerCase().replace(/[_\s]+/g, "-"),
@@ -162,13 +150,11 @@ export const mergePullRequest = defineTool({
   title: "Merge a pull request",
   description:
     "Merge a pull request now. Refused with the vetoes listed when a merge check fails, or when it changed since version.",
-  readOnly: false,
-  safe: false,
-  why: "merges into the target branch, which Bitbucket cannot undo",
+  access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
   input: PrArgs.extend({
     version: VersionArg,
     strategy: StrategyArg.optional(),
-    message: z.string().max(32768).optional().describe("Merge commit message"),
+    message: textArg("Merge commit message").optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
   async handler({ project, repo, pr_id, version, strategy, message }, { bitbucket, signal }) {
@@ -188,12 +174,10 @@ export const declinePullRequest = defineTool({
   name: "decline_pull_request",
   title: "Decline a pull request",
   description: "Decline (close without merging) a pull request, optionally with a comment.",
-  readOnly: false,
-  safe: false,
-  why: "closes the pull request for every participant and stops its review",
+  access: unsafeWrite("closes the pull request for every participant and stops its review"),
   input: PrArgs.extend({
     version: VersionArg,
-    comment: z.string().max(32768).optional().describe("Why it is declined"),
+    comment: textArg("Why it is declined").optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
   async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal }) {
@@ -219,14 +203,15 @@ async function postVersioned(
   body: { version: number } & Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<z.infer<typeof PullRequest>> {
-  const response = await bitbucket.request({
+  const reply = await bitbucket.request({
     method: "POST",
     path,
     query: { version: body.version },
     body,
+    schema: PullRequest,
     signal,
   });
-  return parseEntity(PullRequest, response.body, "POST", path);
+  return reply.body;
 }
 
 const AutoMergeOut = z.object({
@@ -242,9 +227,7 @@ export const enableAutoMerge = defineTool({
   title: "Enable auto-merge",
   description:
     "Have Bitbucket merge a pull request as soon as every merge check passes (at once if they pass now).",
-  readOnly: false,
-  safe: false,
-  why: "merges into the target branch without another look, possibly at once",
+  access: unsafeWrite("merges into the target branch without another look, possibly at once"),
   idempotent: true,
   input: PrArgs.extend({ strategy: StrategyArg.optional() }),
   output: z.object({ autoMerge: AutoMergeOut }),
@@ -266,9 +249,9 @@ export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
   title: "Disable auto-merge",
   description: "Cancel a pull request's pending auto-merge.",
-  readOnly: false,
-  safe: true,
-  why: "only stops a pending auto-merge; nothing is merged or lost, and it can be asked for again",
+  access: safeWrite(
+    "only stops a pending auto-merge; nothing is merged or lost, and it can be asked for again",
+  ),
   idempotent: true,
   input: PrArgs,
   output: z.object({ autoMerge: AutoMergeOut }),
@@ -276,6 +259,7 @@ export const disableAutoMerge = defineTool({
     await bitbucket.request({
       method: "DELETE",
       path: prPath(project, repo, pr_id, "/auto-merge"),
+      schema: z.unknown(),
       signal,
     });
     return { autoMerge: { pullRequestId: pr_id, status: "cancelled" as const } };
@@ -303,12 +287,12 @@ async function slugOf(
   const people = [pr.author, ...pr.reviewers, ...pr.participants].map((p) => p.user);
   const known = people.find(same);
   if (known?.slug) return known.slug;
-  const users = await bitbucket.get(
-    "/api/latest/users",
-    pageOf(ApplicationUser),
-    { filter: name, limit: 100 },
+  const { body: users } = await bitbucket.request({
+    path: "/api/latest/users",
+    schema: pageOf(ApplicationUser),
+    query: { filter: name, limit: 100 },
     signal,
-  );
+  });
   const found = users.values.find(same);
   if (found?.slug) return found.slug;
   throw new Error(
@@ -322,12 +306,10 @@ export const submitPrReview = defineTool({
   title: "Review a pull request",
   description:
     "Set your review of a pull request: approve, unapprove, or needs_work (request changes). You become a participant.",
-  readOnly: false,
-  safe: false,
-  why: "an approval or needs-work status feeds the merge checks",
+  access: unsafeWrite("an approval or needs-work status feeds the merge checks"),
   idempotent: true,
   input: PrArgs.extend({
-    action: oneOf(["APPROVE", "UNAPPROVE", "NEEDS_WORK"] as const, "Review to give"),
+    action: choiceArg(["APPROVE", "UNAPPROVE", "NEEDS_WORK"] as const, "Review to give"),
   }),
   output: z.object({
     participant: UserOut.extend({
@@ -342,13 +324,13 @@ export const submitPrReview = defineTool({
     const { pr, headers } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
     const name = callerName(headers, `GET ${prPath(project, repo, pr_id)}`);
     const slug = await slugOf(bitbucket, pr, name, signal);
-    const participant = await bitbucket.send(
-      "PUT",
-      prPath(project, repo, pr_id) + apiPath`/participants/${slug}`,
-      Participant,
-      { status: REVIEW_STATUS[action] },
+    const { body: participant } = await bitbucket.request({
+      method: "PUT",
+      path: prPath(project, repo, pr_id) + apiPath`/participants/${slug}`,
+      schema: Participant,
+      body: { status: REVIEW_STATUS[action] },
       signal,
-    );
+    });
     return {
       participant: {
         ...userOut(participant.user),

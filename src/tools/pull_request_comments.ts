@@ -3,77 +3,12 @@ import type { BitbucketClient } from "../bitbucket/client.ts";
 import { Activity, Comment } from "../bitbucket/entities/pull_request_comment.ts";
 import { type Collected, collectPages, MAX_LIMIT, pageOf } from "../bitbucket/paging.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { defineTool } from "./define.ts";
-import { named, PageTail, PagingArgs } from "./fragments.ts";
-import { idArg, oneOf, PrArgs, prPath, UserOut, userOut } from "./pull_request_shared.ts";
-
-const AnchorOut = z.object({
-  path: z.string(),
-  line: z.number().int().optional(),
-  lineType: z.string().optional().describe("ADDED, REMOVED or CONTEXT"),
-  fileType: z.string().optional().describe("FROM (old side) or TO (new side)"),
-  srcPath: z.string().optional(),
-});
-
-const CommentFields = z.object({
-  id: z.number().int(),
-  version: z.number().int(),
-  author: UserOut,
-  text: z.string(),
-  createdDate: z.number().int(),
-  state: z.string().optional().describe("OPEN or RESOLVED"),
-  severity: z.string().optional().describe("NORMAL, or BLOCKER for a task"),
-});
-
-/** A reply, flattened out of its thread; `parentId` says what it answers. */
-const ReplyOut = CommentFields.extend({ parentId: z.number().int() });
-
-/** A comment thread: its root comment, inline anchor if any, and every reply in order. */
-const CommentOut = CommentFields.extend({
-  anchor: AnchorOut.optional().describe("Where an inline comment sits"),
-  replies: z.array(ReplyOut),
-});
-
-/** A task: a blocker comment. */
-const TaskOut = CommentFields.omit({ severity: true }).extend({
-  anchor: AnchorOut.optional(),
-  resolvedDate: z.number().int().optional(),
-});
-
-function fields(c: Comment): z.infer<typeof CommentFields> {
-  return {
-    id: c.id,
-    version: c.version,
-    author: userOut(c.author),
-    text: c.text,
-    createdDate: c.createdDate,
-    state: c.state,
-    severity: c.severity,
-  };
-}
-
-function anchorOut(c: Comment): z.infer<typeof AnchorOut> | undefined {
-  if (c.anchor === undefined) return undefined;
-  const { path, line, lineType, fileType, srcPath } = c.anchor;
-  return { path, line, lineType, fileType, srcPath };
-}
-
-function commentOut(c: Comment): z.infer<typeof CommentOut> {
-  const replies: z.infer<typeof ReplyOut>[] = [];
-  const walk = (parent: Comment) => {
-    for (const reply of parent.comments ?? []) {
-      replies.push({ ...fields(reply), parentId: parent.id });
-      walk(reply);
-    }
-  };
-  walk(c);
-  return { ...fields(c), anchor: anchorOut(c), replies };
-}
-
-function taskOut(c: Comment): z.infer<typeof TaskOut> {
-  const { severity: _, ...rest } = fields(c);
-  return { ...rest, anchor: anchorOut(c), resolvedDate: c.resolvedDate };
-}
+import { choiceArg, idArg, PagingArgs, pathArg, PrArgs, textArg } from "./args.ts";
+import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "./define.ts";
+import { listing } from "./listing.ts";
+import { prPath } from "./pull_request_lookup.ts";
+import { CommentOut, commentOut, TaskOut, taskOut } from "./shapes/comment.ts";
+import { pagedOutput, pagedResult } from "./shapes/page.ts";
 
 /**
  * The comment threads of a pull request, from its activity stream (newest
@@ -96,7 +31,12 @@ async function threadsFromActivities(
   const pageSize = Math.min(MAX_LIMIT, Math.max(paging.limit, 100));
   let start = paging.start ?? 0;
   for (;;) {
-    const page = await bitbucket.get(path, schema, { start, limit: pageSize }, signal);
+    const { body: page } = await bitbucket.request({
+      path,
+      schema,
+      query: { start, limit: pageSize },
+      signal,
+    });
     const next = page.nextPageStart ?? undefined;
     for (const [i, { action, commentAction, comment }] of page.values.entries()) {
       if (action !== "COMMENTED" || comment === undefined || skip.has(comment.id)) continue;
@@ -123,14 +63,13 @@ export const listPrComments = defineTool({
   title: "List pull request comments",
   description:
     "Comment threads of a pull request (or of one file with path): author, text, state, severity, inline anchor and replies.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: PrArgs.extend({
-    path: z.string().min(1).max(4096).optional().describe("Only comments on this file"),
-    state: oneOf(["OPEN", "RESOLVED"] as const, "Only threads in this state (default: all)")
+    path: pathArg("Only comments on this file").optional(),
+    state: choiceArg(["OPEN", "RESOLVED"] as const, "Only threads in this state (default: all)")
       .optional(),
   }).extend(PagingArgs.shape),
-  output: z.object({ comments: z.array(CommentOut) }).extend(PageTail.shape),
+  output: pagedOutput("comments", CommentOut),
   async handler({ project, repo, pr_id, path, state, limit, start }, { bitbucket, signal }) {
     const page = path === undefined
       ? await threadsFromActivities(
@@ -148,7 +87,7 @@ export const listPrComments = defineTool({
         { path, state },
         signal,
       );
-    return named("comments", { ...page, values: page.values.map(commentOut) });
+    return pagedResult("comments", page, commentOut);
   },
 });
 
@@ -157,25 +96,16 @@ export const listPrTasks = defineTool({
   name: "list_pr_tasks",
   title: "List pull request tasks",
   description: "Tasks (blocker comments) of a pull request; open ones unless state says otherwise.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: PrArgs.extend({
-    state: oneOf(["OPEN", "RESOLVED", "ALL"] as const, "Tasks in this state (default OPEN)")
+    state: choiceArg(["OPEN", "RESOLVED", "ALL"] as const, "Tasks in this state (default OPEN)")
       .optional(),
   }).extend(PagingArgs.shape),
-  output: z.object({ tasks: z.array(TaskOut) }).extend(PageTail.shape),
-  async handler({ project, repo, pr_id, state, limit, start }, { bitbucket, signal }) {
-    const wanted = state ?? "OPEN";
-    const page = await collectPages(
-      bitbucket,
-      prPath(project, repo, pr_id, "/blocker-comments"),
-      Comment,
-      { start, limit },
-      { state: wanted === "ALL" ? undefined : wanted },
-      signal,
-    );
-    return named("tasks", { ...page, values: page.values.map(taskOut) });
-  },
+  output: pagedOutput("tasks", TaskOut),
+  handler: listing("tasks", Comment, taskOut, ({ project, repo, pr_id, state = "OPEN" }) => ({
+    path: prPath(project, repo, pr_id, "/blocker-comments"),
+    query: { state: state === "ALL" ? undefined : state },
+  })),
 });
 
 /** Comments on a pull request: generally, as a reply, on a file line, or as a task. */
@@ -184,19 +114,19 @@ export const addPrComment = defineTool({
   title: "Comment on a pull request",
   description:
     "Comment on a pull request: general, reply (parent_id), on a file (path) or line (path + line), or a task (task: true).",
-  readOnly: false,
-  safe: true,
-  why: "adds a comment and changes nothing existing; a task only holds the merge until resolved",
+  access: safeWrite(
+    "adds a comment and changes nothing existing; a task only holds the merge until resolved",
+  ),
   input: PrArgs.extend({
-    text: z.string().min(1).max(32768).describe("Comment text (Markdown)"),
+    text: textArg("Comment text (Markdown)").min(1),
     parent_id: idArg("Comment id to reply to").optional(),
-    path: z.string().min(1).max(4096).optional().describe("File to comment on, as in the diff"),
+    path: pathArg("File to comment on, as in the diff").optional(),
     line: z.number().int().positive().optional().describe("Line number in the file; needs path"),
-    line_type: oneOf(
+    line_type: choiceArg(
       ["ADDED", "REMOVED", "CONTEXT"] as const,
       "Kind of diff line (default ADDED)",
     ).optional(),
-    file_type: oneOf(
+    file_type: choiceArg(
       ["FROM", "TO"] as const,
       "Diff side the line counts in (default FROM for REMOVED, else TO)",
     ).optional(),
@@ -220,18 +150,18 @@ export const addPrComment = defineTool({
       lineType,
       fileType: file_type ?? (lineType === "REMOVED" ? "FROM" : "TO"),
     };
-    const comment = await bitbucket.send(
-      "POST",
-      prPath(project, repo, pr_id, "/comments"),
-      Comment,
-      {
+    const { body: comment } = await bitbucket.request({
+      method: "POST",
+      path: prPath(project, repo, pr_id, "/comments"),
+      schema: Comment,
+      body: {
         text,
         parent: parent_id === undefined ? undefined : { id: parent_id },
         anchor,
         severity: task ? "BLOCKER" : undefined,
       },
       signal,
-    );
+    });
     return { comment: commentOut(comment) };
   },
 });
@@ -241,26 +171,24 @@ export const updatePrTask = defineTool({
   name: "update_pr_task",
   title: "Resolve or reopen a task",
   description: "Resolve (RESOLVED) or reopen (OPEN) a pull request task.",
-  readOnly: false,
-  safe: false,
-  why: "resolving a task lifts a merge check",
+  access: unsafeWrite("resolving a task lifts a merge check"),
   idempotent: true,
   input: PrArgs.extend({
     task_id: idArg("Task id, from list_pr_tasks"),
-    state: oneOf(["RESOLVED", "OPEN"] as const, "New state"),
+    state: choiceArg(["RESOLVED", "OPEN"] as const, "New state"),
   }),
   output: z.object({ task: TaskOut }),
   async handler({ project, repo, pr_id, task_id, state }, { bitbucket, signal }) {
     const path = prPath(project, repo, pr_id) + apiPath`/blocker-comments/${task_id}`;
-    const current = await bitbucket.get(path, Comment, undefined, signal);
+    const { body: current } = await bitbucket.request({ path, schema: Comment, signal });
     if (current.state === state) return { task: taskOut(current) };
-    const updated = await bitbucket.send(
-      "PUT",
+    const { body: updated } = await bitbucket.request({
+      method: "PUT",
       path,
-      Comment,
-      { version: current.version, state },
+      schema: Comment,
+      body: { version: current.version, state },
       signal,
-    );
+    });
     return { task: taskOut(updated) };
   },
 });

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages } from "../bitbucket/paging.ts";
 import { Repository } from "../bitbucket/entities/repository.ts";
-import { defineTool } from "./define.ts";
-import { named, PageTail, PagingArgs, RepoArgs } from "./fragments.ts";
-
-/** A repository in a listing: clone links are left to get_repository_clone_info. */
-const RepositorySummary = Repository.omit({ links: true });
+import { nameArg, PagingArgs, RepoArgs } from "./args.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { listing } from "./listing.ts";
+import { pagedOutput } from "./shapes/page.ts";
+import { RepositorySummaryOut, repositorySummaryOut } from "./shapes/repository.ts";
 
 /** Finds repositories by name and/or project across the server. */
 export const searchRepositories = defineTool({
@@ -14,27 +13,16 @@ export const searchRepositories = defineTool({
   title: "Search repositories",
   description:
     "Find repositories the token can see, by name (case-insensitive, partial) and/or project key.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: PagingArgs.extend({
-    name: z.string().min(1).max(256).optional().describe("Part of the repository name"),
-    project: z.string().min(1).max(256).optional().describe("Project key"),
+    name: nameArg("Part of the repository name").optional(),
+    project: nameArg("Project key").optional(),
   }),
-  output: z.object({ repositories: z.array(RepositorySummary) }).extend(PageTail.shape),
-  async handler({ name, project, limit, start }, { bitbucket, signal }) {
-    const page = await collectPages(
-      bitbucket,
-      "/api/latest/repos",
-      RepositorySummary,
-      {
-        start,
-        limit,
-      },
-      { name, projectkey: project },
-      signal,
-    );
-    return named("repositories", page);
-  },
+  output: pagedOutput("repositories", RepositorySummaryOut),
+  handler: listing("repositories", Repository, repositorySummaryOut, ({ name, project }) => ({
+    path: "/api/latest/repos",
+    query: { name, projectkey: project },
+  })),
 });
 
 /** Gives the URLs to `git clone` a repository over HTTPS and SSH. */
@@ -42,8 +30,7 @@ export const getRepositoryCloneInfo = defineTool({
   name: "get_repository_clone_info",
   title: "Get clone URLs",
   description: "The HTTPS and SSH URLs to git clone a repository.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs,
   output: z.object({
     cloneUrls: z.object({
@@ -52,12 +39,11 @@ export const getRepositoryCloneInfo = defineTool({
     }),
   }),
   async handler({ project, repo }, { bitbucket, signal }) {
-    const repository = await bitbucket.get(
-      apiPath`/api/latest/projects/${project}/repos/${repo}`,
-      Repository,
-      undefined,
+    const { body: repository } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}`,
+      schema: Repository,
       signal,
-    );
+    });
     const links = repository.links?.clone ?? [];
     return {
       cloneUrls: {

@@ -1,34 +1,19 @@
 import { z } from "zod";
 import type { BitbucketClient } from "../bitbucket/client.ts";
+import { rethrowDuring } from "../bitbucket/errors.ts";
 import { FileSize, ListedFile } from "../bitbucket/entities/source.ts";
-import { apiPath, isUnsafeSegment, segments } from "../bitbucket/path.ts";
-import { collectPages } from "../bitbucket/paging.ts";
-import { defineTool } from "./define.ts";
-import { named, PageTail, PagingArgs, RepoArgs } from "./fragments.ts";
-
-/** The longest file path accepted. */
-const MAX_PATH = 4096;
-
-/**
- * A path inside the repository. It becomes several URL segments, so it is
- * refused here, before any request, unless every segment is a real name.
- * Bounds sit in the refinement, like `segmentArg`'s, to keep the schema small.
- */
-function filePathArg(description: string) {
-  return z.string().refine(
-    (v) =>
-      v.length > 0 && v.length <= MAX_PATH && v.isWellFormed() &&
-      !v.split("/").some(isUnsafeSegment),
-    {
-      message:
-        `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`,
-    },
-  ).describe(description);
-}
-
-const AtArg = z.string().min(1).max(1024).optional().describe(
-  "Branch, tag or commit id (default branch if absent)",
-);
+import { apiPath, segments } from "../bitbucket/path.ts";
+import {
+  AtArg,
+  DEFAULT_DOCUMENT_BYTES,
+  filePathArg,
+  maxBytesArg,
+  PagingArgs,
+  RepoArgs,
+} from "./args.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { listing } from "./listing.ts";
+import { pagedOutput } from "./shapes/page.ts";
 
 /** How a ref is named in messages. */
 function refText(at: string | undefined): string {
@@ -41,41 +26,31 @@ export const listFiles = defineTool({
   title: "List files",
   description:
     "Paths of the files under a directory (recursively; whole repository if path is absent) at a ref.",
-  readOnly: true,
-  safe: true,
+  access: READ_ONLY,
   input: RepoArgs.extend({
     path: filePathArg("Directory, e.g. src/lib").optional(),
     at: AtArg,
   }).extend(PagingArgs.shape),
-  output: z.object({
-    files: z.array(z.string()).describe("Paths from the repository root"),
-  }).extend(PageTail.shape),
-  async handler({ project, repo, path, at, limit, start }, { bitbucket, signal }) {
-    const base = apiPath`/api/latest/projects/${project}/repos/${repo}/files`;
-    const page = await collectPages(
-      bitbucket,
-      path === undefined ? base : base + apiPath`/${segments(path)}`,
-      ListedFile,
-      { start, limit },
-      { at },
-      signal,
-    ).catch((error) => {
-      throw new Error(
-        `Cannot list files under ${JSON.stringify(path ?? "/")} at ${
+  output: pagedOutput("files", z.string().describe("Path from the repository root")),
+  // Bitbucket names each file relative to the directory listed.
+  handler: listing(
+    "files",
+    ListedFile,
+    (file, { path }) => path ? `${path}/${file}` : file,
+    (args) => {
+      const { project, repo, path, at } = args;
+      const base = apiPath`/api/latest/projects/${project}/repos/${repo}/files`;
+      return {
+        path: path === undefined ? base : base + apiPath`/${segments(path)}`,
+        query: { at },
+        action: `list files under ${JSON.stringify(path ?? "/")} at ${
           refText(at)
-        } in ${project}/${repo}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-    // Bitbucket names each file relative to the directory listed.
-    const prefix = path === undefined ? "" : `${path}/`;
-    return named("files", { ...page, values: page.values.map((f) => prefix + f) });
-  },
+        } in ${project}/${repo}`,
+      };
+    },
+  ),
 });
 
-/** The most bytes returned when the caller does not say. */
-const DEFAULT_MAX_BYTES = 100_000;
-/** The most bytes a caller may ask for. */
-const MAX_MAX_BYTES = 1_000_000;
 /** How far into a file a NUL byte marks it as binary (git's own heuristic). */
 const BINARY_SNIFF_BYTES = 8000;
 
@@ -99,15 +74,12 @@ export const getFileContent = defineTool({
   name: "get_file_content",
   title: "Get file content",
   description:
-    `Text of a file at a ref, cut after max_bytes (default ${DEFAULT_MAX_BYTES}) with truncated and the full size. Binary files are refused.`,
-  readOnly: true,
-  safe: true,
+    `Text of a file at a ref, cut after max_bytes (default ${DEFAULT_DOCUMENT_BYTES}) with truncated and the full size. Binary files are refused.`,
+  access: READ_ONLY,
   input: RepoArgs.extend({
     path: filePathArg("File path from the repository root, e.g. src/app.ts"),
     at: AtArg,
-    max_bytes: z.number().int().min(1).max(MAX_MAX_BYTES).default(DEFAULT_MAX_BYTES).describe(
-      `Bytes to return, at most ${MAX_MAX_BYTES}`,
-    ),
+    max_bytes: maxBytesArg(1),
   }),
   output: z.object({
     file: z.object({
@@ -128,25 +100,20 @@ export const getFileContent = defineTool({
     return `${file.content}\n[truncated: ${shown}${of} bytes shown; raise max_bytes to read more]`;
   },
   async handler({ project, repo, path, at, max_bytes }, { bitbucket, signal }) {
-    const failure = (detail: string) =>
-      new Error(
-        `Cannot read ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}: ${detail}`,
-      );
+    const action = `read ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`;
     // The raw resource streams the file's bytes, so only max_bytes of them are
     // downloaded and the cut and the size are exact; `browse` pages by lines
     // wrapped in JSON, which cannot be cut at a byte count.
-    const raw = await bitbucket.getBytes(
-      apiPath`/api/latest/projects/${project}/repos/${repo}/raw/${segments(path)}`,
-      max_bytes,
-      { at },
+    const raw = await bitbucket.getBytes({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/raw/${segments(path)}`,
+      maxBytes: max_bytes,
+      query: { at },
       signal,
-    ).catch((error) => {
-      throw failure(error instanceof Error ? error.message : String(error));
-    });
+    }).catch(rethrowDuring(action));
     const content = decodeText(raw.bytes, raw.complete);
     if (content === undefined) {
-      throw failure(
-        "it is a binary file, or text not in UTF-8 (hint: only UTF-8 text can be shown; clone the repository to work with it)",
+      throw new Error(
+        `Cannot ${action}: it is a binary file, or text not in UTF-8 (hint: only UTF-8 text can be shown; clone the repository to work with it)`,
       );
     }
     const size = raw.complete
@@ -178,13 +145,13 @@ async function fileSize(
   signal: AbortSignal,
 ): Promise<number | undefined> {
   try {
-    const { size } = await bitbucket.get(
-      apiPath`/api/latest/projects/${project}/repos/${repo}/browse/${segments(path)}`,
-      FileSize,
-      { at, size: true },
+    const { body } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/browse/${segments(path)}`,
+      schema: FileSize,
+      query: { at, size: true },
       signal,
-    );
-    return size;
+    });
+    return body.size;
   } catch {
     return undefined;
   }

@@ -1,5 +1,4 @@
 import type { Route } from "../support/fixture_bitbucket.ts";
-import { branches } from "./branches.ts";
 import { builds } from "./builds.ts";
 import { commits } from "./commits.ts";
 import { projects } from "./projects.ts";
@@ -10,12 +9,15 @@ import { source } from "./source.ts";
 import { system } from "./system.ts";
 import type { ContractCase, DomainCases } from "./types.ts";
 
-/** Every domain's cases: one entry per file under src/tools/, and `system` for the check command. */
+/**
+ * Every domain's cases: one entry per Bitbucket domain the tools cover, and
+ * `system` for the check command. A test file imports the domains it
+ * exercises itself; this list is for what needs them all.
+ */
 const DOMAINS: DomainCases[] = [
   repositories,
   projects,
   refs,
-  branches,
   commits,
   pullRequests,
   builds,
@@ -23,11 +25,24 @@ const DOMAINS: DomainCases[] = [
   system,
 ];
 
-/** The routes of every domain, in domain order. */
+/**
+ * The routes of every domain, in domain order. Only for what genuinely calls
+ * every domain in one fixture: the fuzz test, the end-to-end and
+ * compatibility tests that call every tool, bench/ and demo/.
+ */
 export const ALL_ROUTES: Route[] = DOMAINS.flatMap((d) => d.routes);
 
-/** The contract table: every tool's arguments and the requests they must produce. */
-export const toolArguments: Record<string, ContractCase> = Object.assign(
-  {},
-  ...DOMAINS.map((d) => d.toolArguments),
+/** A contract case with the routes it runs against: its own, or else its domain's. */
+export interface ContractEntry extends ContractCase {
+  routes: Route[];
+}
+
+/** The contract table: every tool's arguments, the requests they must produce, and its routes. */
+export const toolArguments: Record<string, ContractEntry> = Object.fromEntries(
+  DOMAINS.flatMap((domain) =>
+    Object.entries(domain.toolArguments).map(([name, entry]) => [
+      name,
+      { ...entry, routes: entry.routes ?? domain.routes },
+    ])
+  ),
 );

@@ -2,7 +2,7 @@ import type { DomainCases } from "./types.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
 
-/** Fixtures and contract entries for src/tools/refs.ts. */
+/** Fixtures and contract entries for src/tools/refs.ts: branches and tags, read and created. */
 export const refs: DomainCases = {
   routes: [
     {
@@ -32,6 +32,7 @@ export const refs: DomainCases = {
     },
     { method: "GET", path: `${REPO}/tags`, fixture: "refs/tags.json" },
     { method: "POST", path: `${REPO}/tags`, fixture: "refs/tag-created.json" },
+    { method: "POST", path: `${REPO}/branches`, fixture: "branches/branch-created.json" },
   ],
   toolArguments: {
     list_branches: {
@@ -67,6 +68,15 @@ export const refs: DomainCases = {
         path: `${REPO}/tags`,
         query: {},
         body: { name: "v2.0.0", startPoint: "main", message: "Release 2.0.0" },
+      }],
+    },
+    create_branch: {
+      args: { project: "PROJ", repo: "web", name: "feature/search", start_point: "main" },
+      requests: [{
+        method: "POST",
+        path: `${REPO}/branches`,
+        query: {},
+        body: { name: "feature/search", startPoint: "main" },
       }],
     },
   },

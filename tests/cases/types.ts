@@ -12,10 +12,13 @@ export interface ExpectedRequest {
 export interface ContractCase {
   args: Record<string, unknown>;
   requests: ExpectedRequest[];
+  /** The routes the case runs against, when its domain's routes are not the right ones. */
+  routes?: Route[];
 }
 
 /** One Bitbucket domain's share of the fixtures and contract table. */
 export interface DomainCases {
+  /** Everything the domain's tools ask Bitbucket in its tests and contract cases. */
   routes: Route[];
   toolArguments: Record<string, ContractCase>;
 }

@@ -2,11 +2,11 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
+import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
 import { selectTools, type ToolSelection } from "../../src/server/gating.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
-import { ALL_ROUTES } from "../cases/mod.ts";
 
 /** The token the tests use: recognisable, so a leak is easy to spot. */
 export const TEST_TOKEN = "test-token-SECRET-0123456789";
@@ -21,7 +21,12 @@ export interface Harness {
 
 /** Options for {@link connect}. */
 export interface ConnectOptions {
-  /** Routes tried before the shared fixtures. */
+  /**
+   * Everything the fixture Bitbucket answers, first match first; nothing else
+   * is answered (a request no route matches gets a 501 and lands in
+   * `unmatched`). Absent: no routes, for tests that reach no Bitbucket.
+   * Usually a test's own routes, then its domain's: `[...extra, ...refs.routes]`.
+   */
   routes?: Route[];
   selection?: Partial<ToolSelection>;
   /** `legacy` speaks the 2025 handshake; `modern` pins 2026-07-28. */
@@ -34,16 +39,18 @@ export interface ConnectOptions {
 
 /**
  * Connects a real `Client` to the real server factory through `serveStdio`
- * over an in-memory transport pair, backed by a fresh fixture Bitbucket.
+ * over an in-memory transport pair, backed by a fresh fixture Bitbucket
+ * holding exactly `options.routes`.
  */
 export async function connect(options: ConnectOptions = {}): Promise<Harness> {
-  const fixture = startFixtureBitbucket([...options.routes ?? [], ...ALL_ROUTES]);
+  const fixture = startFixtureBitbucket(options.routes ?? []);
   const bitbucket = new BitbucketClient({
     baseUrl: new URL(fixture.url),
     token: TEST_TOKEN,
     username: options.username,
     timeoutMs: options.timeoutMs ?? 5000,
     retry: { baseDelayMs: 1 },
+    hints: CLI_HINTS,
     ...options.client,
   });
   const tools = selectTools(CATALOGUE, { yolo: false, readOnly: false, ...options.selection });

@@ -1,10 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { ALLOW_HOST_HINT, CLI_HINTS } from "../../src/cli/hints.ts";
 import { selectTools } from "../../src/server/gating.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
-import { ALL_ROUTES } from "../cases/mod.ts";
 import { MAIN } from "./spawn.ts";
-import { type FixtureBitbucket, startFixtureBitbucket } from "./fixture_bitbucket.ts";
+import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 
 /** The HTTP mode on 127.0.0.1 (a free port), in process, in front of a fresh fixture Bitbucket. */
 export interface HttpHarness {
@@ -19,15 +19,20 @@ export interface HttpHarness {
 
 /** Options for {@link startHttp}. */
 export interface StartHttpOptions {
+  /** Everything the fixture Bitbucket answers (as in `connect`); absent: none. */
+  routes?: Route[];
   /** The server-wide token (BITBUCKET_TOKEN); absent by default. */
   serverToken?: string;
   username?: string;
   allowHosts?: string[];
 }
 
-/** Starts the HTTP mode with every tool (`--yolo`), backed by a fresh fixture Bitbucket. */
+/**
+ * Starts the HTTP mode with every tool (`--yolo`), backed by a fresh fixture
+ * Bitbucket holding exactly `options.routes`.
+ */
 export function startHttp(options: StartHttpOptions = {}): HttpHarness {
-  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const fixture = startFixtureBitbucket(options.routes ?? []);
   const errors: string[] = [];
   const server = serveHttp({
     tools: selectTools(CATALOGUE, { yolo: true, readOnly: false }),
@@ -40,6 +45,8 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
     address: { hostname: "127.0.0.1", port: 0 },
     allowHosts: options.allowHosts,
     onerror: (error) => errors.push(error.message),
+    hints: CLI_HINTS,
+    hostHint: ALLOW_HOST_HINT,
   });
   const close = async () => {
     await server.shutdown();

@@ -44,7 +44,8 @@ export function assertNamedPayload(tool: Tool, result: AnyCallResult): void {
 /**
  * Calls every tool of the catalogue with its contract-table arguments and
  * checks each answer with {@link assertNamedPayload}. Resolves to the number
- * of tools called, so a test can also prove it called them all.
+ * of tools called, so a test can also prove it called them all. The server
+ * must stand before a fixture holding every domain's routes (`ALL_ROUTES`).
  */
 export async function callEveryTool(call: CallTool): Promise<number> {
   let called = 0;

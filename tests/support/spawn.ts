@@ -1,8 +1,11 @@
 import { ENV_VARS } from "../../src/config.ts";
 
+/** The environment permission a user grants: exactly the variables the server reads. */
+export const ENV_FLAG = `--allow-env=${ENV_VARS.join(",")}`;
+
 /** The permission flags a user would run the server with for a given Bitbucket host. */
 export function scopedPermissions(host: string): string[] {
-  return [`--allow-net=${host}`, `--allow-env=${ENV_VARS.join(",")}`];
+  return [`--allow-net=${host}`, ENV_FLAG];
 }
 
 /** The path of main.ts, for spawning the real entry point. */

@@ -15,15 +15,15 @@ export const TestResults = z.object({
  * state added by a later Bitbucket does not break parsing. Dates are epoch milliseconds.
  */
 export const BuildStatus = z.object({
-  key: z.string().describe("Build key, unique per commit"),
-  state: z.string().describe("SUCCESSFUL, FAILED, INPROGRESS, CANCELLED or UNKNOWN"),
+  key: z.string(), // Build key, unique per commit
+  state: z.string(), // SUCCESSFUL, FAILED, INPROGRESS, CANCELLED or UNKNOWN
   name: z.string().optional(),
-  url: z.string().optional().describe("The build's page in the CI tool"),
+  url: z.string().optional(), // The build's page in the CI tool
   description: z.string().optional(),
-  ref: z.string().optional().describe("Ref the build ran for, e.g. refs/heads/main"),
+  ref: z.string().optional(), // Ref the build ran for, e.g. refs/heads/main
   buildNumber: z.string().optional(),
-  parent: z.string().optional().describe("Key of the plan or job that ran this build"),
-  duration: z.number().int().optional().describe("Milliseconds"),
+  parent: z.string().optional(), // Key of the plan or job that ran this build
+  duration: z.number().int().optional(), // Milliseconds
   testResults: TestResults.optional(),
   createdDate: z.number().int().optional(),
   updatedDate: z.number().int().optional(),

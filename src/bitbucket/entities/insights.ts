@@ -7,7 +7,7 @@ import { z } from "zod";
  */
 export const InsightReportData = z.object({
   title: z.string(),
-  type: z.string().optional().describe("BOOLEAN, DATE, DURATION, LINK, NUMBER, PERCENTAGE or TEXT"),
+  type: z.string().optional(), // BOOLEAN, DATE, DURATION, LINK, NUMBER, PERCENTAGE or TEXT
   value: z.unknown(),
 });
 
@@ -15,7 +15,7 @@ export const InsightReportData = z.object({
 export const InsightReport = z.object({
   key: z.string(),
   title: z.string(),
-  result: z.string().optional().describe("PASS or FAIL; absent when the report has no verdict"),
+  result: z.string().optional(), // PASS or FAIL; absent when the report has no verdict
   reporter: z.string().optional(),
   link: z.string().optional(),
   details: z.string().optional(),

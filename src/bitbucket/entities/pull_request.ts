@@ -9,19 +9,19 @@ export const RefRepository = z.object({
 
 /** A pull request's source or target (RestPullRequestRef). */
 export const PullRequestRef = z.object({
-  id: z.string().describe("Fully qualified ref, e.g. refs/heads/main"),
+  id: z.string(), // Fully qualified ref, e.g. refs/heads/main
   displayId: z.string(),
   latestCommit: z.string().optional(),
-  type: z.string().optional().describe("BRANCH or TAG"),
+  type: z.string().optional(), // BRANCH or TAG
   repository: RefRepository,
 });
 
 /** Someone on a pull request (RestPullRequestParticipant). */
 export const Participant = z.object({
   user: ApplicationUser,
-  role: z.string().optional().describe("AUTHOR, REVIEWER or PARTICIPANT"),
+  role: z.string().optional(), // AUTHOR, REVIEWER or PARTICIPANT
   approved: z.boolean().optional(),
-  status: z.string().optional().describe("UNAPPROVED, NEEDS_WORK or APPROVED"),
+  status: z.string().optional(), // UNAPPROVED, NEEDS_WORK or APPROVED
   lastReviewedCommit: z.string().optional(),
 });
 
@@ -34,7 +34,7 @@ export const PullRequest = z.object({
   version: z.number().int(),
   title: z.string(),
   description: z.string().optional(),
-  state: z.string().describe("OPEN, MERGED or DECLINED"),
+  state: z.string(), // OPEN, MERGED or DECLINED
   open: z.boolean().optional(),
   closed: z.boolean().optional(),
   draft: z.boolean().optional(),
@@ -62,7 +62,7 @@ export const Veto = z.object({
 export const Mergeability = z.object({
   canMerge: z.boolean().optional(),
   conflicted: z.boolean(),
-  outcome: z.string().describe("CLEAN, CONFLICTED or UNKNOWN"),
+  outcome: z.string(), // CLEAN, CONFLICTED or UNKNOWN
   vetoes: z.array(Veto).default([]),
 });
 
@@ -83,7 +83,7 @@ export function pathText(path: z.infer<typeof RestPath>): string {
 export const Change = z.object({
   path: RestPath,
   srcPath: RestPath.optional(),
-  type: z.string().describe("ADD, COPY, DELETE, MODIFY, MOVE or UNKNOWN"),
-  nodeType: z.string().optional().describe("FILE, DIRECTORY or SUBMODULE"),
+  type: z.string(), // ADD, COPY, DELETE, MODIFY, MOVE or UNKNOWN
+  nodeType: z.string().optional(), // FILE, DIRECTORY or SUBMODULE
   percentUnchanged: z.number().int().optional(),
 });

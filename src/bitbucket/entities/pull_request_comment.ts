@@ -11,8 +11,8 @@ export const CommentAnchor = z.object({
   path: z.union([z.string(), RestPath.transform(pathText)]),
   srcPath: z.union([z.string(), RestPath.transform(pathText)]).optional(),
   line: z.number().int().optional(),
-  lineType: z.string().optional().describe("ADDED, REMOVED or CONTEXT"),
-  fileType: z.string().optional().describe("FROM or TO"),
+  lineType: z.string().optional(), // ADDED, REMOVED or CONTEXT
+  fileType: z.string().optional(), // FROM or TO
   diffType: z.string().optional(),
   fromHash: z.string().optional(),
   toHash: z.string().optional(),
@@ -25,8 +25,8 @@ const CommentFields = z.object({
   author: ApplicationUser,
   createdDate: z.number().int(),
   updatedDate: z.number().int().optional(),
-  state: z.string().optional().describe("OPEN, PENDING or RESOLVED"),
-  severity: z.string().optional().describe("NORMAL, or BLOCKER for a task"),
+  state: z.string().optional(), // OPEN, PENDING or RESOLVED
+  severity: z.string().optional(), // NORMAL, or BLOCKER for a task
   anchor: CommentAnchor.optional(),
   parent: z.object({ id: z.number().int() }).optional(),
   resolvedDate: z.number().int().optional(),
@@ -54,6 +54,6 @@ export const Activity = z.object({
   action: z.string(),
   createdDate: z.number().int(),
   user: ApplicationUser.optional(),
-  commentAction: z.string().optional().describe("ADDED (a new thread), REPLIED or DELETED"),
+  commentAction: z.string().optional(), // ADDED (a new thread), REPLIED or DELETED
   comment: Comment.optional(),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** A branch (RestBranch). Servers send `isDefault`; the spec names it `default`: both are read. */
 export const Branch = z.object({
-  id: z.string().describe("Fully qualified name, e.g. refs/heads/main"),
+  id: z.string(), // Fully qualified name, e.g. refs/heads/main
   displayId: z.string(),
   type: z.string().optional(),
   latestCommit: z.string().optional(),
@@ -12,7 +12,7 @@ export const Branch = z.object({
 
 /** A tag (RestTag): `latestCommit` is the tagged commit, `hash` the tag object of an annotated tag. */
 export const Tag = z.object({
-  id: z.string().describe("Fully qualified name, e.g. refs/tags/v1.0"),
+  id: z.string(), // Fully qualified name, e.g. refs/tags/v1.0
   displayId: z.string(),
   type: z.string().optional(),
   latestCommit: z.string().optional(),
@@ -23,5 +23,5 @@ export const Tag = z.object({
 export const MinimalRef = z.object({
   id: z.string(),
   displayId: z.string().optional(),
-  type: z.string().optional().describe("BRANCH or TAG"),
+  type: z.string().optional(), // BRANCH or TAG
 });

@@ -7,7 +7,7 @@ export const Project = z.object({
   name: z.string().optional(),
   description: z.string().optional(),
   public: z.boolean().optional(),
-  type: z.string().optional().describe("NORMAL or PERSONAL"),
+  type: z.string().optional(), // NORMAL or PERSONAL
 });
 
 /** A named link (`links.clone[]`): `name` is `http` or `ssh` for clone links. */

@@ -2,11 +2,11 @@ import { z } from "zod";
 
 /** A Bitbucket user as the REST API returns it (RestApplicationUser). */
 export const ApplicationUser = z.object({
-  name: z.string().describe("Username"),
+  name: z.string(), // Username
   displayName: z.string().optional(),
   emailAddress: z.string().optional(),
   id: z.number().int().optional(),
   slug: z.string().optional(),
   active: z.boolean().optional(),
-  type: z.string().optional().describe("NORMAL or SERVICE"),
+  type: z.string().optional(), // NORMAL or SERVICE
 });

@@ -1,0 +1,168 @@
+/**
+ * Every argument more than one tool takes, with its one limit. A tool builds
+ * its input from these (`RepoArgs.extend({ ... })`) and declares none of its
+ * own copies. Limits are published in the schema (`maxLength`, `maximum`)
+ * wherever zod can say them; a refinement checks only what a schema cannot.
+ */
+import { z } from "zod";
+import { isUnsafeSegment } from "../bitbucket/path.ts";
+import { MAX_LIMIT } from "../bitbucket/paging.ts";
+
+/** The longest project key, repository slug, username or name filter. */
+export const MAX_SEGMENT = 256;
+/** The longest ref, branch or tag name, and the longest substring filter. */
+export const MAX_REF = 1024;
+/** The longest file path. */
+export const MAX_PATH = 4096;
+/** The longest comment, description or message. */
+export const MAX_TEXT = 32_768;
+/** The longest title. */
+export const MAX_TITLE = 255;
+/** The bytes of a document (a diff, a file) returned when the caller does not say. */
+export const DEFAULT_DOCUMENT_BYTES = 100_000;
+/** The most bytes of a document a caller may ask for. */
+export const MAX_DOCUMENT_BYTES = 1_000_000;
+
+/** A bounded string: `abort` stops at the first failed bound, so the message is given once. */
+function bounded(max: number, message?: string) {
+  const params = message === undefined ? { abort: true } : { abort: true, message };
+  return z.string().min(1, params).max(max, params);
+}
+
+/**
+ * A value that becomes one path segment: 1 to 256 characters of well-formed
+ * Unicode (a lone surrogate cannot be percent-encoded), never `.` or `..`.
+ */
+export function segmentArg(description: string) {
+  const message = `must be 1-${MAX_SEGMENT} characters and not '.' or '..', in valid Unicode`;
+  return bounded(MAX_SEGMENT, message)
+    .refine((v) => v.isWellFormed() && !isUnsafeSegment(v), { message })
+    .describe(description);
+}
+
+/** The repository every repository-scoped tool takes. */
+export const RepoArgs = z.object({
+  project: segmentArg("Project key"),
+  repo: segmentArg("Repository slug"),
+});
+
+/** A name, key or part of one, sent as a query value (not a path segment). */
+export function nameArg(description: string) {
+  return bounded(MAX_SEGMENT).describe(description);
+}
+
+/** A branch, tag or commit, by name or id. */
+export function refArg(description: string) {
+  return bounded(MAX_REF).describe(description);
+}
+
+/** The ref to read at; the default branch when left out. */
+export const AtArg = refArg("Branch, tag or commit id (default branch if absent)").optional();
+
+/** A substring filter on branch or tag names. */
+export const NameFilterArg = bounded(MAX_REF).optional().describe(
+  "Only names containing this text",
+);
+
+/** A path sent as a query value or in a body (a diff's or a comment's file). */
+export function pathArg(description: string) {
+  return bounded(MAX_PATH).describe(description);
+}
+
+/**
+ * A path that becomes several URL segments. It is refused before any request
+ * unless every segment is a real name.
+ */
+export function filePathArg(description: string) {
+  const message =
+    `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`;
+  return bounded(MAX_PATH, message)
+    .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message })
+    .describe(description);
+}
+
+/** Free text: a comment, a description, a message. */
+export function textArg(description: string, max: number = MAX_TEXT) {
+  return z.string().max(max).describe(description);
+}
+
+/**
+ * A positive integer id. A string of digits is refused, not coerced: the
+ * message says how to pass it, and the SDK prefixes it with the argument name.
+ */
+export function idArg(description: string) {
+  return z.number({
+    error: (issue) =>
+      issue.input === undefined
+        ? "required: a positive integer"
+        : `must be a positive integer given as a JSON number, e.g. 42 (not the string "42")`,
+  }).int().positive().describe(description);
+}
+
+/** A full or abbreviated commit id. */
+export const CommitIdArg = z.string().regex(/^[0-9a-fA-F]{4,64}$/, {
+  message: "must be a full or abbreviated hexadecimal commit id",
+}).describe("Full or abbreviated commit id");
+
+/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
+export const FULL_COMMIT_ID = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
+
+/**
+ * A full commit id, for server-wide resources that take no repository and so
+ * cannot expand an abbreviation: Bitbucket would silently find nothing.
+ */
+export const FullCommitIdArg = z.string().regex(FULL_COMMIT_ID, {
+  message:
+    "must be a full commit id (40 hex digits): build statuses are recorded against full ids; get_commit gives the full id of an abbreviated one",
+}).describe("Full commit id (40 hex digits)");
+
+/** Bounded paging for list tools. */
+export const PagingArgs = z.object({
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(25).describe(`At most ${MAX_LIMIT}`),
+  start: z.number().int().min(0).optional().describe("A previous nextPageStart"),
+});
+
+/** The cap on a returned document: a diff or a file's text. */
+export function maxBytesArg(min: number) {
+  return z.number().int().min(min).max(MAX_DOCUMENT_BYTES).default(DEFAULT_DOCUMENT_BYTES)
+    .describe(`Most bytes to return (${min}-${MAX_DOCUMENT_BYTES})`);
+}
+
+/** How the words of a choice are normalised by default: upper case, `-` and spaces as `_`. */
+const upperSnake = (raw: string) => raw.trim().toUpperCase().replace(/[-\s]+/g, "_");
+
+/**
+ * One of a fixed set of words, accepted in any case (and, by default, with
+ * `-` or spaces for `_`) and normalised by `normalise`. An unknown word is
+ * refused with the permitted values; they are listed in the description, not
+ * as a JSON enum, since the schema would refuse the spellings we accept.
+ */
+export function choiceArg<const T extends readonly string[]>(
+  values: T,
+  description: string,
+  normalise: (raw: string) => string = upperSnake,
+) {
+  return z.string().max(64).transform((raw, ctx): T[number] => {
+    const value = normalise(raw);
+    if ((values as readonly string[]).includes(value)) return value as T[number];
+    ctx.addIssue({
+      code: "custom",
+      message: `must be one of ${values.join(", ")} (any case), not ${JSON.stringify(raw)}`,
+    });
+    return z.NEVER;
+  }).describe(`${description}: ${values.join(", ")}`);
+}
+
+/** The arguments that name one pull request. */
+export const PrArgs = RepoArgs.extend({ pr_id: idArg("Pull request id") });
+
+/** The pull request version a write acts on. */
+export const VersionArg = z.number().int().min(0).optional().describe(
+  "Version you reviewed (default: current); a stale one is refused",
+);
+
+/** A pull request title. */
+export const TitleArg = bounded(MAX_TITLE).describe("Title");
+
+/** A pull request's reviewers, by username. */
+export const ReviewersArg = z.array(bounded(MAX_TITLE)).max(50).describe("Reviewers' usernames");

@@ -1,0 +1,374 @@
+/**
+ * The pull request writes of src/tools/pull_request_actions.ts: create,
+ * update, review, merge, decline and auto-merge, each at the version it read
+ * or was given; and which of them a default server withholds.
+ */
+import assert from "node:assert/strict";
+import { CALLER, PR, pullRequests, REPO } from "./cases/pull_requests.ts";
+import { connect, firstText } from "./support/harness.ts";
+import {
+  ARGS,
+  AutoMergePayload,
+  call,
+  ParticipantPayload,
+  payload,
+  PullRequestPayload,
+  seen,
+} from "./support/pr_calls.ts";
+
+const UNSAFE = [
+  "submit_pr_review",
+  "update_pr_task",
+  "merge_pull_request",
+  "decline_pull_request",
+  "enable_auto_merge",
+];
+const SAFE_WRITES = [
+  "create_pull_request",
+  "update_pull_request",
+  "add_pr_comment",
+  "disable_auto_merge",
+];
+
+Deno.test("create_pull_request targets the given branch without asking for the default", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const out = await payload(h, "create_pull_request", PullRequestPayload, {
+    project: "PROJ",
+    repo: "web",
+    from_ref: "feature/signup",
+    to_ref: "release/2.0",
+    title: "Sign-up page",
+    draft: true,
+  });
+  const web = { slug: "web", project: { key: "PROJ" } };
+  assert.deepEqual(seen(h), [{
+    method: "POST",
+    path: `${REPO}/pull-requests`,
+    query: {},
+    body: {
+      title: "Sign-up page",
+      draft: true,
+      fromRef: { id: "refs/heads/feature/signup", repository: web },
+      toRef: { id: "refs/heads/release/2.0", repository: web },
+    },
+  }]);
+  assert.equal(out.pullRequest.id, 44);
+  assert.equal(out.pullRequest.version, 0);
+});
+
+const PR42_BODY = {
+  version: 3,
+  title: "Validate the login form before submitting",
+  description:
+    "Checks the username and password fields before the form is sent.\n\n- rejects an empty password\n- moves the auth docs to docs/login.md",
+  reviewers: [{ user: { name: "asmith" } }, { user: { name: "bwilson" } }],
+  toRef: { id: "refs/heads/main", repository: { slug: "web", project: { key: "PROJ" } } },
+  draft: false,
+};
+const updates: { why: string; args: Record<string, unknown>; body: Record<string, unknown> }[] = [
+  {
+    why: "a new reviewer list replaces the old one",
+    args: { reviewers: ["asmith", "c.davis@example.com"] },
+    body: {
+      ...PR42_BODY,
+      reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
+    },
+  },
+  {
+    why: "a title alone keeps the description and reviewers",
+    args: { title: "Validate the login form" },
+    body: { ...PR42_BODY, title: "Validate the login form" },
+  },
+  {
+    why: "an empty description clears it",
+    args: { description: "" },
+    body: { ...PR42_BODY, description: "" },
+  },
+  {
+    why: "a new target and draft flag",
+    args: { to_ref: "release/2.0", draft: true },
+    body: {
+      ...PR42_BODY,
+      toRef: { ...PR42_BODY.toRef, id: "refs/heads/release/2.0" },
+      draft: true,
+    },
+  },
+];
+for (const c of updates) {
+  Deno.test(`update_pull_request at the version just read: ${c.why}`, async () => {
+    await using h = await connect({ routes: pullRequests.routes });
+    const out = await payload(h, "update_pull_request", PullRequestPayload, { ...ARGS, ...c.args });
+    assert.deepEqual(seen(h), [
+      { method: "GET", path: PR, query: {} },
+      { method: "PUT", path: PR, query: {}, body: c.body },
+    ]);
+    assert.equal(out.pullRequest.version, 4);
+  });
+}
+
+Deno.test("update_pull_request with nothing to change makes no request", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const { isError, text } = await call(h, "update_pull_request", ARGS);
+  assert.ok(isError);
+  assert.match(text, /Cannot update pull request #42: nothing to change/);
+  assert.equal(h.fixture.requests.length, 0);
+});
+
+const reviews: { action: string; status: string }[] = [
+  { action: "approve", status: "APPROVED" },
+  { action: "UNAPPROVE", status: "UNAPPROVED" },
+  { action: "needs_work", status: "NEEDS_WORK" },
+  { action: "Needs-Work", status: "NEEDS_WORK" },
+];
+for (const c of reviews) {
+  Deno.test(`submit_pr_review ${c.action} sets ${c.status} for the token's user`, async () => {
+    await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+    const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: c.action });
+    assert.ok(!isError, text);
+    assert.deepEqual(seen(h)[1], {
+      method: "PUT",
+      path: `${PR}/participants/${CALLER}`,
+      query: {},
+      body: { status: c.status },
+    });
+  });
+}
+
+Deno.test("submit_pr_review finds the slug of a caller who is not on the pull request yet", async () => {
+  const caller = "c.davis@example.com";
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [
+      {
+        method: "GET",
+        path: PR,
+        fixture: "pull_requests/pr-42.json",
+        headers: { "X-AUSERNAME": caller },
+      },
+      {
+        method: "GET",
+        path: "/api/latest/users",
+        query: { filter: caller },
+        fixture: "pull_requests/users-cdavis.json",
+      },
+      {
+        method: "PUT",
+        path: `${PR}/participants/c.davis_example.com`,
+        fixture: "pull_requests/participant-cdavis.json",
+      },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "submit_pr_review", ParticipantPayload, {
+    ...ARGS,
+    action: "needs_work",
+  });
+  assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [
+    `GET ${PR}`,
+    "GET /api/latest/users",
+    `PUT ${PR}/participants/c.davis_example.com`,
+  ]);
+  assert.deepEqual(out.participant, {
+    name: caller,
+    displayName: "Carol Davis",
+    role: "PARTICIPANT",
+    status: "NEEDS_WORK",
+    lastReviewedCommit: "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f",
+  });
+});
+
+Deno.test("submit_pr_review refuses an unknown action before any request", async () => {
+  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+  const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: "reject" });
+  assert.ok(isError);
+  assert.match(text, /action: must be one of APPROVE, UNAPPROVE, NEEDS_WORK \(any case\)/);
+  assert.equal(h.fixture.requests.length, 0);
+});
+
+Deno.test("submit_pr_review does not review when Bitbucket names no user", async () => {
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [
+      { method: "GET", path: PR, fixture: "pull_requests/pr-42.json" },
+      ...pullRequests.routes,
+    ],
+  });
+  const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: "approve" });
+  assert.ok(isError);
+  assert.match(text, /Cannot tell which user the token belongs to/);
+  assert.deepEqual(seen(h).map((r) => r.method), ["GET"]);
+});
+
+const merges: {
+  why: string;
+  args: Record<string, unknown>;
+  requests: { method: string; query: Record<string, string>; body?: unknown }[];
+}[] = [
+  {
+    why: "without a version reads the current one first",
+    args: {},
+    requests: [
+      { method: "GET", query: {} },
+      { method: "POST", query: { version: "3" }, body: { version: 3 } },
+    ],
+  },
+  {
+    why: "with a version, a strategy in any case and a message",
+    args: { version: 3, strategy: "Squash_FF_Only", message: "Login validation" },
+    requests: [{
+      method: "POST",
+      query: { version: "3" },
+      body: { version: 3, strategyId: "squash-ff-only", message: "Login validation" },
+    }],
+  },
+];
+for (const c of merges) {
+  Deno.test(`merge_pull_request ${c.why}`, async () => {
+    await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+    const out = await payload(h, "merge_pull_request", PullRequestPayload, { ...ARGS, ...c.args });
+    assert.deepEqual(
+      seen(h).map(({ method, query, body }) => ({ method, query, body })),
+      c.requests.map((r) => ({ ...r, body: r.body })),
+    );
+    assert.equal(out.pullRequest.state, "MERGED");
+    assert.equal(out.pullRequest.version, 4);
+  });
+}
+
+Deno.test("merge_pull_request refuses an unknown strategy with the permitted ones", async () => {
+  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+  const { isError, text } = await call(h, "merge_pull_request", { ...ARGS, strategy: "octopus" });
+  assert.ok(isError);
+  assert.match(text, /strategy: must be one of no-ff, ff, ff-only, rebase-no-ff/);
+  assert.equal(h.fixture.requests.length, 0);
+});
+
+Deno.test("merge_pull_request at a stale version says the pull request changed, with both versions", async () => {
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [{
+      method: "POST",
+      path: `${PR}/merge`,
+      query: { version: "2" },
+      status: 409,
+      fixture: "errors/pull-request-out-of-date.json",
+    }, ...pullRequests.routes],
+  });
+  const { isError, text } = await call(h, "merge_pull_request", { ...ARGS, version: 2 });
+  assert.ok(isError);
+  assert.match(
+    text,
+    /^POST \/api\/latest\/projects\/PROJ\/repos\/web\/pull-requests\/42\/merge\?version=2 failed: 409 Conflict/,
+  );
+  assert.match(text, /modify a pull request based on out-of-date information/);
+  assert.match(text, /version 2 was given, but it has changed and is now at version 3/);
+  assert.match(text, /hint: someone changed it.*read it again.*retry/);
+});
+
+Deno.test("merge_pull_request refused by merge checks lists every veto", async () => {
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [{
+      method: "POST",
+      path: `${PR}/merge`,
+      status: 409,
+      fixture: "errors/pull-request-merge-vetoed.json",
+    }, ...pullRequests.routes],
+  });
+  const { isError, text } = await call(h, "merge_pull_request", { ...ARGS, version: 3 });
+  assert.ok(isError);
+  assert.match(text, /Merging the pull request has been vetoed/);
+  assert.ok(
+    text.includes(
+      "vetoed by 2 merge check(s): 1) Requires all tasks to be resolved (You cannot merge this pull request while it has 1 unresolved task.); 2) Reviewer requested changes (Ben Wilson has marked this pull request as needing work.)",
+    ),
+    text,
+  );
+  assert.match(text, /hint: each veto is a merge check to satisfy first/);
+});
+
+Deno.test("decline_pull_request reads the version when none is given and passes the comment", async () => {
+  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+  const out = await payload(h, "decline_pull_request", PullRequestPayload, {
+    ...ARGS,
+    comment: "Superseded.",
+  });
+  assert.deepEqual(
+    seen(h).map(({ method, path, query, body }) => ({ method, path, query, body })),
+    [
+      { method: "GET", path: PR, query: {}, body: undefined },
+      {
+        method: "POST",
+        path: `${PR}/decline`,
+        query: { version: "3" },
+        body: { version: 3, comment: "Superseded." },
+      },
+    ],
+  );
+  assert.equal(out.pullRequest.state, "DECLINED");
+});
+
+Deno.test("enable_auto_merge reports pending when the pull request stays open", async () => {
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [
+      { method: "POST", path: `${PR}/merge`, fixture: "pull_requests/pr-42.json" },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "enable_auto_merge", AutoMergePayload, ARGS);
+  assert.deepEqual(out.autoMerge, { pullRequestId: 42, status: "pending" });
+  assert.deepEqual(seen(h)[1]?.body, { version: 3, autoMerge: true });
+});
+
+Deno.test("enable_auto_merge reports merged when Bitbucket could merge at once", async () => {
+  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+  const out = await payload(h, "enable_auto_merge", AutoMergePayload, {
+    ...ARGS,
+    strategy: "rebase no ff",
+  });
+  assert.deepEqual(out.autoMerge, { pullRequestId: 42, status: "merged" });
+  assert.deepEqual(seen(h)[1]?.body, { version: 3, autoMerge: true, strategyId: "rebase-no-ff" });
+});
+
+Deno.test("disable_auto_merge cancels the pending auto-merge", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const out = await payload(h, "disable_auto_merge", AutoMergePayload, ARGS);
+  assert.deepEqual(out.autoMerge, { pullRequestId: 42, status: "cancelled" });
+  assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [`DELETE ${PR}/auto-merge`]);
+});
+
+// --- exposure --------------------------------------------------------------
+
+Deno.test("by default the unsafe pull request tools are withheld and the safe writes offered", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const { tools } = await h.client.listTools();
+  const names = tools.map((t) => t.name);
+  for (const name of UNSAFE) assert.ok(!names.includes(name), `${name} is withheld`);
+  for (const name of SAFE_WRITES) {
+    const tool = tools.find((t) => t.name === name);
+    assert.ok(tool, `${name} is offered`);
+    assert.equal(tool.annotations?.destructiveHint, false);
+    assert.equal(tool.annotations?.readOnlyHint, false);
+  }
+});
+
+Deno.test("with yolo the unsafe pull request tools are offered as destructive", async () => {
+  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+  const { tools } = await h.client.listTools();
+  for (const name of UNSAFE) {
+    const tool = tools.find((t) => t.name === name);
+    assert.ok(tool, `${name} is offered`);
+    assert.equal(tool.annotations?.destructiveHint, true, name);
+  }
+});
+
+Deno.test("a withheld pull request tool cannot be called, and nothing reaches Bitbucket", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const result = await h.client.callTool({ name: "merge_pull_request", arguments: ARGS }).catch(
+    (error) => ({ isError: true, content: [{ type: "text", text: String(error) }] }),
+  );
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /merge_pull_request.*not found/);
+  assert.equal(h.fixture.requests.length, 0);
+});
