@@ -93,7 +93,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   });
   const tools = selectTools(CATALOGUE, flags);
   const transport = new StdioLineTransport();
-  const handle = serveStdio(createServerFactory(tools, bitbucket), {
+  const handle = serveStdio(createServerFactory(tools, bitbucket, { unsafeWrites: flags.yolo }), {
     transport,
     onerror: (error) => logger.log("error", error.message),
   });
@@ -126,6 +126,7 @@ async function serveOverHttp(
   try {
     server = serveHttp({
       tools: selectTools(CATALOGUE, flags),
+      policy: { unsafeWrites: flags.yolo },
       config,
       address,
       allowHosts: flags.allowHosts,

@@ -1,10 +1,14 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { BitbucketClient } from "../bitbucket/client.ts";
-import type { Tool } from "../tools/define.ts";
+import { type CallPolicy, CAUTIOUS, type Tool } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 
-/** A new MCP server holding the given tools, bound to one Bitbucket client. Reads and starts nothing. */
-export function createServer(tools: readonly Tool[], bitbucket: BitbucketClient): McpServer {
+/** A new MCP server holding the given tools, bound to one Bitbucket client and a policy. Reads and starts nothing. */
+export function createServer(
+  tools: readonly Tool[],
+  bitbucket: BitbucketClient,
+  policy: CallPolicy = CAUTIOUS,
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
@@ -13,7 +17,7 @@ export function createServer(tools: readonly Tool[], bitbucket: BitbucketClient)
         "Bitbucket Data Center tools. Arguments named project and repo are a project key and a repository slug.",
     },
   );
-  for (const tool of tools) tool.register(server, bitbucket);
+  for (const tool of tools) tool.register(server, bitbucket, policy);
   return server;
 }
 
@@ -25,6 +29,7 @@ export function createServer(tools: readonly Tool[], bitbucket: BitbucketClient)
 export function createServerFactory(
   tools: readonly Tool[],
   bitbucket: BitbucketClient,
+  policy: CallPolicy = CAUTIOUS,
 ): () => McpServer {
-  return () => createServer(tools, bitbucket);
+  return () => createServer(tools, bitbucket, policy);
 }

@@ -16,7 +16,7 @@ import {
 import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
-import type { Tool } from "../tools/define.ts";
+import type { CallPolicy, Tool } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { createServer } from "./factory.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
@@ -29,6 +29,8 @@ export const HEALTH_PATH = "/healthz";
 /** What the HTTP handler serves and whom it accepts. */
 export interface HttpHandlerOptions {
   tools: readonly Tool[];
+  /** What the agent may do without asking (default: no unsafe writes unasked). */
+  policy?: CallPolicy;
   /** The Bitbucket endpoint; its token, when set, serves requests that bring none. */
   config: SharedConfig;
   /** Host names accepted in Host and Origin headers besides localhost, 127.0.0.1 and [::1]. */
@@ -140,7 +142,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       fetch: options.fetch,
       hints: options.hints,
     });
-    return createServer(tools, bitbucket);
+    return createServer(tools, bitbucket, options.policy);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>

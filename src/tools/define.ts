@@ -8,10 +8,24 @@ import type { z } from "zod";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { published } from "./published_schema.ts";
 
-/** What a handler may use: the Bitbucket client and the call's cancellation signal. */
+/** What the person running the server lets the agent do without asking. */
+export interface CallPolicy {
+  /**
+   * Unsafe writes may go ahead unasked (`--yolo`). A safe write whose call is
+   * risky only for some arguments (a commit straight onto the default branch)
+   * refuses those calls unless this is set.
+   */
+  unsafeWrites: boolean;
+}
+
+/** The policy of a server started without `--yolo`. */
+export const CAUTIOUS: CallPolicy = { unsafeWrites: false };
+
+/** What a handler may use: the Bitbucket client, the call's cancellation signal, the policy in force. */
 export interface ToolContext {
   bitbucket: BitbucketClient;
   signal: AbortSignal;
+  policy: CallPolicy;
 }
 
 /** How much a tool may change, as `tools`, the README and the gating show it. */
@@ -78,8 +92,8 @@ export interface Tool {
   readonly access: Access;
   readonly annotations: ToolAnnotations;
   readonly hasDocumentText: boolean;
-  /** Adds the tool to a server, bound to the client it will call. */
-  register(server: McpServer, bitbucket: BitbucketClient): void;
+  /** Adds the tool to a server, bound to the client it will call and the policy in force. */
+  register(server: McpServer, bitbucket: BitbucketClient, policy: CallPolicy): void;
 }
 
 /** True for a value made by {@link defineTool}. */
@@ -112,7 +126,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     access: spec.access,
     annotations,
     hasDocumentText: spec.document !== undefined,
-    register(server, bitbucket) {
+    register(server, bitbucket, policy) {
       // The SDK has parsed `args` with `spec.input` before this callback runs, so
       // widening the schema types here and narrowing `args` back is sound.
       server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
@@ -128,6 +142,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           const out = await spec.handler(args as z.infer<I>, {
             bitbucket,
             signal: ctx.mcpReq.signal,
+            policy,
           });
           const text = spec.document ? spec.document(out) : JSON.stringify(out);
           return {

@@ -55,7 +55,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
   });
   const tools = selectTools(CATALOGUE, { yolo: false, readOnly: false, ...options.selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(createServerFactory(tools, bitbucket), { transport: serverSide });
+  const handle = serveStdio(
+    createServerFactory(tools, bitbucket, { unsafeWrites: options.selection?.yolo ?? false }),
+    { transport: serverSide },
+  );
   const client = new Client(
     { name: "bitbucket-mcp-tests", version: "0.0.0" },
     {

@@ -36,6 +36,7 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
   const errors: string[] = [];
   const server = serveHttp({
     tools: selectTools(CATALOGUE, { yolo: true, readOnly: false }),
+    policy: { unsafeWrites: true },
     config: {
       baseUrl: new URL(fixture.url),
       token: options.serverToken,
