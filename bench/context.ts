@@ -15,10 +15,11 @@ export interface ContextFigures {
   perToolset: Record<string, { tools: number; modelVisible: number; toolsList: number }>;
 }
 
-const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+/** The UTF-8 length of a value's JSON. */
+export const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /** The model-visible part of a tool: name, title, description, input schema, annotations. */
-function modelVisible(tool: Record<string, unknown>): unknown {
+export function modelVisible(tool: Record<string, unknown>): unknown {
   const { name, title, description, inputSchema, annotations } = tool;
   return { name, title, description, inputSchema, annotations };
 }

@@ -81,18 +81,9 @@ export class ServerProcess {
     return answer;
   }
 
-  /**
-   * Current and peak resident set size of the server process in MB, from
-   * Linux /proc (read through `cat`: Deno grants /proc/<pid> only with all
-   * permissions, which the bench never asks for).
-   */
-  async memory(): Promise<{ rssMb: number; peakMb: number }> {
-    const { stdout } = await new Deno.Command("cat", { args: [`/proc/${this.child.pid}/status`] })
-      .output();
-    const status = new TextDecoder().decode(stdout);
-    const field = (name: string) =>
-      Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
-    return { rssMb: field("VmRSS"), peakMb: field("VmHWM") };
+  /** Current and peak resident set size of the server process in MB. */
+  memory(): Promise<{ rssMb: number; peakMb: number }> {
+    return processMemory(this.child.pid);
   }
 
   /** Closes stdin and waits for the process to exit. */
@@ -101,4 +92,17 @@ export class ServerProcess {
     await this.child.status;
     await this.#pump.catch(() => {});
   }
+}
+
+/**
+ * Current and peak resident set size of a process in MB, from Linux /proc
+ * (read through `cat`: Deno grants /proc/<pid> only with all permissions,
+ * which the bench never asks for).
+ */
+export async function processMemory(pid: number): Promise<{ rssMb: number; peakMb: number }> {
+  const { stdout } = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
+  const status = new TextDecoder().decode(stdout);
+  const field = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rssMb: field("VmRSS"), peakMb: field("VmHWM") };
 }

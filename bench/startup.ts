@@ -8,6 +8,8 @@ export interface StartupFigures {
   toolsList: Summary;
   reference: Summary;
   toolsListOverReference: Summary;
+  /** Spawn → tools/list over the SDK floor, paired within each round: the start-up target. */
+  toolsListOverFloor: Summary;
   /** Spawn to exit of a script that only loads the SDK and zod: what no server on them can beat. */
   sdkFloor: Summary;
   /** RSS of that script, in MB: the memory floor. */
@@ -66,6 +68,7 @@ export async function measureStartup(url: string, runs: number): Promise<Startup
     toolsList: summarize(list),
     reference: summarize(ref),
     toolsListOverReference: summarize(pairedRatios(list, ref)),
+    toolsListOverFloor: summarize(pairedRatios(list, floor)),
     sdkFloor: summarize(floor),
     sdkFloorRssMb: summarize(floorRss),
   };

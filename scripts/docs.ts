@@ -1,11 +1,14 @@
 /**
  * `deno task docs`: writes the README's toolsets and tools tables from the
  * catalogue, between the `<!-- toolsets:start -->`/`<!-- tools:start -->`
- * markers, so the README can never say something the code does not. A test
+ * markers, and the sample `check` run's tools line, so the README can never
+ * say something the code does not. A test
  * (tests/docs_test.ts) fails, showing the diff, when the README differs from
  * what this writes.
  */
 import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
+import { checkTools, formatCheckLine } from "../src/cli/check.ts";
+import { parseFlags } from "../src/cli/flags.ts";
 import { writeErr, writeOut } from "../src/cli/output.ts";
 
 /** A Markdown table laid out as `deno fmt` lays one out: every column padded to its widest cell. */
@@ -52,9 +55,15 @@ function between(text: string, name: string, content: string): string {
   return `${text.slice(0, from + start.length)}\n\n${content}\n\n${text.slice(to)}`;
 }
 
-/** The README as `deno task docs` writes it: `readme` with its generated tables made anew. */
+/** The `tools` line of the sample `check` run, as `check` prints it with no flags. */
+export function checkToolsLine(): string {
+  return formatCheckLine(checkTools(parseFlags(["check"])));
+}
+
+/** The README as `deno task docs` writes it: its generated tables and sample `check` line made anew. */
 export function renderReadme(readme: string): string {
-  return between(between(readme, "toolsets", toolsetsTable()), "tools", toolsTable());
+  const tables = between(between(readme, "toolsets", toolsetsTable()), "tools", toolsTable());
+  return tables.replace(/^✓ tools .*$/m, checkToolsLine());
 }
 
 if (import.meta.main) {

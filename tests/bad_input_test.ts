@@ -58,7 +58,7 @@ const hostile = [
 for (const c of hostile) {
   Deno.test(`hostile input: ${c.name}`, async () => {
     await using h = await connect({ routes: repositories.routes });
-    await h.client.callTool({ name: "get_repository_clone_info", arguments: c.args });
+    await h.client.callTool({ name: "get_repository", arguments: c.args });
     assert.equal(h.fixture.requests.length, 1);
     assert.equal(h.fixture.requests[0]?.path, c.path);
   });
@@ -68,7 +68,7 @@ for (const segment of [".", ".."]) {
   Deno.test(`hostile input: a repo slug of ${segment} is refused before any request`, async () => {
     await using h = await connect({ routes: repositories.routes });
     const result = await h.client.callTool({
-      name: "get_repository_clone_info",
+      name: "get_repository",
       arguments: { project: "PROJ", repo: segment },
     });
     assert.equal(result.isError, true);

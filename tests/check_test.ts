@@ -98,12 +98,8 @@ Deno.test("check: the tools line follows the flags, and no tool at all is a fail
     narrow.lines.tools!.text,
   );
   assert.match(narrow.lines.tools!.text, /read-only tools only \(--read-only\)$/);
-  const none = await check(env, [
-    "--toolsets",
-    "source",
-    "--exclude",
-    "list_files,get_file_content",
-  ]);
+  const source = TOOLSETS.find((set) => set.name === "source")!.tools.map((t) => t.name);
+  const none = await check(env, ["--toolsets", "source", "--exclude", source.join(",")]);
   assert.equal(none.code, 1);
   assertMarks(none, "✓✓✓✓✓✗");
   assert.match(none.lines.tools!.text, /no tool at all\. Fix: .*--toolsets/);

@@ -45,6 +45,7 @@ for (const tool of CATALOGUE) {
       path: r.path,
       ...(entry.requests.some((e) => e.query !== undefined) ? { query: r.query } : {}),
       ...(r.body !== undefined ? { body: r.body } : {}),
+      ...(r.form !== undefined ? { form: r.form } : {}),
     }));
     assert.deepEqual(seen, entry.requests.map((e) => ({ ...e })));
   });

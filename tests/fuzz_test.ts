@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { MAX_FILE_BYTES } from "../src/tools/commit_file.ts";
 import { ALL_ROUTES, toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";
 import {
@@ -30,6 +31,26 @@ const ALSO_OWNS: Record<string, string[]> = {
   list_pr_comments: [`${REPO}/pull-requests/{pr_id}/comments`], // with path: one file's comments
   list_code_insights_reports: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
   set_build_status: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
+  list_code_insights_annotations: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
+  // an abbreviated id is resolved first; a cut diff names what it left out from the changes
+  get_commit_diff: [`${REPO}/commits/{commit_id}`, `${REPO}/commits/{commit_id}/changes`],
+  get_compare_diff: [`${REPO}/compare/changes`], // a cut diff names what it left out from the changes
+  get_pr_diff: [`${REPO}/pull-requests/{pr_id}/changes`], // a cut diff names what it left out
+  // with nothing to publish, the status alone: the pull request, its participant, maybe the user search
+  submit_pr_review: [
+    `${REPO}/pull-requests/{pr_id}`,
+    "/api/latest/users",
+  ],
+  get_file_content: [`${REPO}/browse/{path}`], // a file cut at max_bytes: its whole size
+  list_last_modified: [`${REPO}/last-modified`], // without path: the repository root
+  commit_file: [`${REPO}/default-branch`], // without --yolo: is the branch the default one?
+};
+/**
+ * Text arguments allowed to be longer than {@link MAX_TEXT}, each with its own
+ * limit: a file's whole content, bounded in bytes (its schema says how).
+ */
+const LONGER_TEXT: Record<string, number> = {
+  "commit_file.content": MAX_FILE_BYTES,
 };
 /** The values one argument is called with: the fixed corpus, then seeded random ones fitting its type and not. */
 function valuesFor(schema: Schema | undefined, rng: Prng): unknown[] {
@@ -41,10 +62,10 @@ function valuesFor(schema: Schema | undefined, rng: Prng): unknown[] {
   return [...HOSTILE_VALUES, ...random];
 }
 
-/** True when the value carries text longer than any text argument may be. */
-function overLong(value: unknown): boolean {
-  if (typeof value === "string") return value.length > MAX_TEXT;
-  return Array.isArray(value) && value.some(overLong);
+/** True when the value carries text longer than the argument may be (`max`: any text argument's limit). */
+function overLong(value: unknown, max = MAX_TEXT): boolean {
+  if (typeof value === "string") return value.length > max;
+  return Array.isArray(value) && value.some((item) => overLong(item, max));
 }
 
 function describe(value: unknown): string {
@@ -114,7 +135,7 @@ Deno.test("fuzz: hostile arguments never crash the server or reach another endpo
         if (isError && made.length === 0 && !new RegExp(`\\b${name}\\b`).test(text)) {
           problems.push(`${where}: refused without naming ${name}: ${text.slice(0, 200)}`);
         }
-        if (overLong(value) && (made.length > 0 || !isError)) {
+        if (overLong(value, LONGER_TEXT[`${tool.name}.${name}`]) && (made.length > 0 || !isError)) {
           problems.push(`${where}: over-long text was not refused before any request`);
         }
       }

@@ -99,6 +99,94 @@ Deno.test("HTTP: two concurrent clients with different tokens each reach Bitbuck
   assert.equal(h.fixture.requests.length, seen("/tags").length + seen("/branches").length);
 });
 
+const BRANCHES_CALL = {
+  name: "list_branches",
+  arguments: { project: "PROJ", repo: "web", limit: 3 },
+};
+
+/** A raw `tools/call` POST as a client of each era sends it. */
+function toolsCallRequest(url: URL, era: Era, signal?: AbortSignal): Request {
+  const modern = era === "modern";
+  const params = modern
+    ? {
+      ...BRANCHES_CALL,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    }
+    : BRANCHES_CALL;
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      ...MCP_HEADERS,
+      Authorization: `Bearer ${TOKEN_A}`,
+      "MCP-Protocol-Version": modern ? "2026-07-28" : "2025-11-25",
+      ...(modern ? { "Mcp-Method": "tools/call", "Mcp-Name": BRANCHES_CALL.name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params }),
+    signal,
+  });
+}
+
+// A 2025-era answer is a stream that opens at once, so a client leaving mid-call is seen (Deno ends
+// the exchange); a 2026-era answer is one JSON body, sent when the call ends.
+Deno.test("HTTP, legacy era: a client that goes away mid-call aborts its Bitbucket request, and the next call is served", async () => {
+  await using h = startHttp({
+    routes: [
+      {
+        method: "GET",
+        path: "/api/latest/projects/PROJ/repos/web/branches",
+        delayMs: 10_000,
+        once: true,
+      },
+      ...refs.routes,
+    ],
+  });
+  const gone = new AbortController();
+  const response = await fetch(toolsCallRequest(h.url, "legacy", gone.signal));
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  await h.fixture.until(() => h.fixture.requests.length === 1);
+  gone.abort();
+  await assert.rejects(response.text());
+  await h.fixture.until(() => h.fixture.requests[0]!.aborted);
+  assert.ok(
+    h.fixture.requests[0]!.aborted,
+    "abandoned before Bitbucket answered (not by --timeout)",
+  );
+  const next = await fetch(toolsCallRequest(h.url, "legacy"));
+  assert.equal(next.status, 200);
+  assert.match(await next.text(), /"branches":\[\{/);
+});
+
+for (const era of ["modern", "legacy"] as Era[]) {
+  Deno.test(`HTTP, ${era} era: a call to a tool the server does not have is refused as not found; the next call is served`, async () => {
+    await using h = startHttp({ routes: refs.routes });
+    const client = await connectHttp(h.url, era, TOKEN_A);
+    try {
+      for (const name of ["no_such_tool", "constructor", "__proto__"]) {
+        let message = "";
+        try {
+          const result = await client.callTool({ name, arguments: {} });
+          message = result.isError ? JSON.stringify(result.content) : "";
+        } catch (error) {
+          message = String(error);
+        }
+        assert.match(message, new RegExp(`${name}.*(not found|disabled)`), name);
+      }
+      assert.deepEqual(h.fixture.requests, []);
+      const result = await client.callTool({
+        name: "list_tags",
+        arguments: { project: "PROJ", repo: "web" },
+      });
+      assert.notEqual(result.isError, true);
+    } finally {
+      await client.close();
+    }
+  });
+}
+
 Deno.test("HTTP: a request without a token uses BITBUCKET_TOKEN (with BITBUCKET_USERNAME); a caller's token stays Bearer", async () => {
   await using h = startHttp({ routes: refs.routes, serverToken: SERVER_TOKEN, username: "svc" });
   for (const token of [undefined, TOKEN_A]) {
@@ -238,6 +326,7 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
     stopped.stderr,
   );
   assert.ok(!stopped.stderr.includes(TOKEN_A), "the caller's token is never logged");
+  assert.ok(!stopped.stderr.includes("request.signal"), "Deno's legacy-abort warning never shows");
   assert.deepEqual(
     new Set(fixture.requests.map((r) => r.headers.authorization)),
     new Set([`Bearer ${TOKEN_A}`]),

@@ -1,24 +1,36 @@
 /**
- * The pull request writes of src/tools/pull_request_actions.ts: create,
- * update, review, merge, decline and auto-merge, each at the version it read
- * or was given; and which of them a default server withholds.
+ * The pull request writes of src/tools/pull_request_actions.ts: create (with
+ * the default reviewers or without), update, merge, decline, reopen and
+ * auto-merge, each at the version it read or was given; and which pull
+ * request writes a default server withholds.
  */
 import assert from "node:assert/strict";
-import { CALLER, PR, pullRequests, REPO } from "./cases/pull_requests.ts";
+import {
+  DEFAULT_REVIEWERS,
+  defaultReviewersQuery,
+  PR,
+  pullRequests,
+  REPO,
+} from "./cases/pull_requests.ts";
 import { connect, firstText } from "./support/harness.ts";
 import {
   ARGS,
   AutoMergePayload,
   call,
-  ParticipantPayload,
+  CreatedPayload,
   payload,
   PullRequestPayload,
   seen,
 } from "./support/pr_calls.ts";
 
+/** A repository answer for a token that belongs to asmith. */
+const AS_ASMITH = { "X-AUSERNAME": "asmith" };
+
 const UNSAFE = [
   "submit_pr_review",
-  "update_pr_task",
+  "discard_pr_review",
+  "delete_pr_comment",
+  "apply_pr_suggestion",
   "merge_pull_request",
   "decline_pull_request",
   "enable_auto_merge",
@@ -26,21 +38,25 @@ const UNSAFE = [
 const SAFE_WRITES = [
   "create_pull_request",
   "update_pull_request",
+  "reopen_pull_request",
   "add_pr_comment",
+  "update_pr_comment",
   "disable_auto_merge",
 ];
 
-Deno.test("create_pull_request targets the given branch without asking for the default", async () => {
+const web = { slug: "web", project: { key: "PROJ" } };
+
+Deno.test("create_pull_request without default reviewers targets the given branch and asks nothing first", async () => {
   await using h = await connect({ routes: pullRequests.routes });
-  const out = await payload(h, "create_pull_request", PullRequestPayload, {
+  const out = await payload(h, "create_pull_request", CreatedPayload, {
     project: "PROJ",
     repo: "web",
     from_ref: "feature/signup",
     to_ref: "release/2.0",
     title: "Sign-up page",
     draft: true,
+    default_reviewers: false,
   });
-  const web = { slug: "web", project: { key: "PROJ" } };
   assert.deepEqual(seen(h), [{
     method: "POST",
     path: `${REPO}/pull-requests`,
@@ -54,6 +70,83 @@ Deno.test("create_pull_request targets the given branch without asking for the d
   }]);
   assert.equal(out.pullRequest.id, 44);
   assert.equal(out.pullRequest.version, 0);
+  assert.deepEqual(out.defaultReviewersAdded, []);
+});
+
+Deno.test("create_pull_request adds the default reviewers for its refs and says which", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const out = await payload(h, "create_pull_request", CreatedPayload, {
+    project: "PROJ",
+    repo: "web",
+    from_ref: "feature/signup",
+    to_ref: "main",
+    title: "Sign-up page",
+  });
+  assert.deepEqual(seen(h), [
+    { method: "GET", path: REPO, query: {} },
+    {
+      method: "GET",
+      path: DEFAULT_REVIEWERS,
+      query: defaultReviewersQuery("refs/heads/feature/signup"),
+    },
+    {
+      method: "POST",
+      path: `${REPO}/pull-requests`,
+      query: {},
+      body: {
+        title: "Sign-up page",
+        fromRef: { id: "refs/heads/feature/signup", repository: web },
+        toRef: { id: "refs/heads/main", repository: web },
+        reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
+      },
+    },
+  ]);
+  assert.deepEqual(out.defaultReviewersAdded, ["asmith", "c.davis@example.com"]);
+});
+
+Deno.test("create_pull_request never adds its author, nor a reviewer already asked for, as a default reviewer", async () => {
+  await using h = await connect({
+    routes: [
+      // The token belongs to asmith, one of the default reviewers.
+      { method: "GET", path: REPO, fixture: "repositories/repo-web.json", headers: AS_ASMITH },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "create_pull_request", CreatedPayload, {
+    project: "PROJ",
+    repo: "web",
+    from_ref: "feature/signup",
+    to_ref: "main",
+    title: "Sign-up page",
+    reviewers: ["C.Davis@example.com"],
+  });
+  assert.deepEqual(seen(h).at(-1)?.body, {
+    title: "Sign-up page",
+    fromRef: { id: "refs/heads/feature/signup", repository: web },
+    toRef: { id: "refs/heads/main", repository: web },
+    reviewers: [{ user: { name: "C.Davis@example.com" } }],
+  });
+  assert.deepEqual(out.defaultReviewersAdded, []);
+});
+
+Deno.test("create_pull_request with no default reviewers sends none", async () => {
+  await using h = await connect({
+    routes: [{ method: "GET", path: DEFAULT_REVIEWERS, body: [] }, ...pullRequests.routes],
+  });
+  const out = await payload(h, "create_pull_request", CreatedPayload, {
+    project: "PROJ",
+    repo: "web",
+    from_ref: "feature/signup",
+    title: "Sign-up page",
+  });
+  assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [
+    `GET ${REPO}/default-branch`,
+    `GET ${REPO}`,
+    `GET ${DEFAULT_REVIEWERS}`,
+    `POST ${REPO}/pull-requests`,
+  ]);
+  assert.equal((seen(h).at(-1)?.body as Record<string, unknown>).reviewers, undefined);
+  assert.deepEqual(out.defaultReviewersAdded, []);
 });
 
 const PR42_BODY = {
@@ -112,91 +205,6 @@ Deno.test("update_pull_request with nothing to change makes no request", async (
   assert.ok(isError);
   assert.match(text, /Cannot update pull request #42: nothing to change/);
   assert.equal(h.fixture.requests.length, 0);
-});
-
-const reviews: { action: string; status: string }[] = [
-  { action: "approve", status: "APPROVED" },
-  { action: "UNAPPROVE", status: "UNAPPROVED" },
-  { action: "needs_work", status: "NEEDS_WORK" },
-  { action: "Needs-Work", status: "NEEDS_WORK" },
-];
-for (const c of reviews) {
-  Deno.test(`submit_pr_review ${c.action} sets ${c.status} for the token's user`, async () => {
-    await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
-    const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: c.action });
-    assert.ok(!isError, text);
-    assert.deepEqual(seen(h)[1], {
-      method: "PUT",
-      path: `${PR}/participants/${CALLER}`,
-      query: {},
-      body: { status: c.status },
-    });
-  });
-}
-
-Deno.test("submit_pr_review finds the slug of a caller who is not on the pull request yet", async () => {
-  const caller = "c.davis@example.com";
-  await using h = await connect({
-    selection: { yolo: true },
-    routes: [
-      {
-        method: "GET",
-        path: PR,
-        fixture: "pull_requests/pr-42.json",
-        headers: { "X-AUSERNAME": caller },
-      },
-      {
-        method: "GET",
-        path: "/api/latest/users",
-        query: { filter: caller },
-        fixture: "pull_requests/users-cdavis.json",
-      },
-      {
-        method: "PUT",
-        path: `${PR}/participants/c.davis_example.com`,
-        fixture: "pull_requests/participant-cdavis.json",
-      },
-      ...pullRequests.routes,
-    ],
-  });
-  const out = await payload(h, "submit_pr_review", ParticipantPayload, {
-    ...ARGS,
-    action: "needs_work",
-  });
-  assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [
-    `GET ${PR}`,
-    "GET /api/latest/users",
-    `PUT ${PR}/participants/c.davis_example.com`,
-  ]);
-  assert.deepEqual(out.participant, {
-    name: caller,
-    displayName: "Carol Davis",
-    role: "PARTICIPANT",
-    status: "NEEDS_WORK",
-    lastReviewedCommit: "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f",
-  });
-});
-
-Deno.test("submit_pr_review refuses an unknown action before any request", async () => {
-  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
-  const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: "reject" });
-  assert.ok(isError);
-  assert.match(text, /action: must be one of APPROVE, UNAPPROVE, NEEDS_WORK \(any case\)/);
-  assert.equal(h.fixture.requests.length, 0);
-});
-
-Deno.test("submit_pr_review does not review when Bitbucket names no user", async () => {
-  await using h = await connect({
-    selection: { yolo: true },
-    routes: [
-      { method: "GET", path: PR, fixture: "pull_requests/pr-42.json" },
-      ...pullRequests.routes,
-    ],
-  });
-  const { isError, text } = await call(h, "submit_pr_review", { ...ARGS, action: "approve" });
-  assert.ok(isError);
-  assert.match(text, /Cannot tell which user the token belongs to/);
-  assert.deepEqual(seen(h).map((r) => r.method), ["GET"]);
 });
 
 const merges: {
@@ -306,6 +314,28 @@ Deno.test("decline_pull_request reads the version when none is given and passes 
     ],
   );
   assert.equal(out.pullRequest.state, "DECLINED");
+});
+
+Deno.test("reopen_pull_request reopens a declined pull request at the version just read", async () => {
+  await using h = await connect({
+    routes: [
+      { method: "GET", path: PR, fixture: "pull_requests/pr-42-declined.json" },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "reopen_pull_request", PullRequestPayload, ARGS);
+  assert.deepEqual(seen(h), [
+    { method: "GET", path: PR, query: {} },
+    { method: "POST", path: `${PR}/reopen`, query: { version: "4" }, body: { version: 4 } },
+  ]);
+  assert.equal(out.pullRequest.state, "OPEN");
+  assert.equal(out.pullRequest.version, 5);
+});
+
+Deno.test("reopen_pull_request at a given version asks nothing first", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  await payload(h, "reopen_pull_request", PullRequestPayload, { ...ARGS, version: 4 });
+  assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [`POST ${PR}/reopen`]);
 });
 
 Deno.test("enable_auto_merge reports pending when the pull request stays open", async () => {

@@ -1,19 +1,20 @@
 /**
  * The pull request reading tools of src/tools/pull_requests.ts: listing, one
- * pull request, its diff, changes, commits and merge status; and the ids
- * every pull request tool takes. Comments and tasks are in
- * pull_request_comments_test.ts, the writes in pull_request_actions_test.ts.
+ * pull request, its changes, commits, merge status and timeline; and the ids
+ * every pull request tool takes. The diff's bounds are in
+ * bounded_diff_test.ts, comments and tasks in pull_request_comments_test.ts,
+ * the writes in pull_request_actions_test.ts.
  */
 import assert from "node:assert/strict";
 import { AS_CALLER, CALLER, PR, pullRequests, REPO } from "./cases/pull_requests.ts";
-import { readFixture, type Route } from "./support/fixture_bitbucket.ts";
-import { connect, firstText } from "./support/harness.ts";
+import type { Route } from "./support/fixture_bitbucket.ts";
+import { connect } from "./support/harness.ts";
 import {
+  ActivitiesPayload,
   ARGS,
   call,
   ChangesPayload,
   CommitsPayload,
-  DiffPayload,
   MergeStatusPayload,
   payload,
   PullRequestPayload,
@@ -223,7 +224,11 @@ Deno.test("list_pull_requests with a role refuses to guess when Bitbucket names 
 const badIds: { tool: string; args: Record<string, unknown>; arg: string }[] = [
   { tool: "get_pull_request", args: { ...ARGS, pr_id: "42" }, arg: "pr_id" },
   { tool: "merge_pull_request", args: { ...ARGS, pr_id: "42" }, arg: "pr_id" },
-  { tool: "update_pr_task", args: { ...ARGS, task_id: "301", state: "resolved" }, arg: "task_id" },
+  {
+    tool: "update_pr_comment",
+    args: { ...ARGS, comment_id: "311", text: "Hm." },
+    arg: "comment_id",
+  },
   { tool: "add_pr_comment", args: { ...ARGS, text: "Yes.", parent_id: "298" }, arg: "parent_id" },
 ];
 for (const c of badIds) {
@@ -247,100 +252,6 @@ for (const pr_id of [0, -3, 4.5]) {
   });
 }
 
-// --- the diff --------------------------------------------------------------
-
-const DIFF = readFixture("pull_requests/pr-42.diff");
-
-Deno.test("get_pr_diff's text block is the unified diff itself", async () => {
-  await using h = await connect({ routes: pullRequests.routes });
-  const result = await h.client.callTool({ name: "get_pr_diff", arguments: ARGS });
-  assert.equal(firstText(result), DIFF);
-  assert.deepEqual(result.structuredContent, { diff: DIFF, truncated: false });
-  assert.deepEqual(seen(h), [{ method: "GET", path: `${PR}.diff`, query: {} }]);
-  // Bitbucket serves the raw diff as text/plain only; a JSON-only Accept would be refused.
-  assert.match(h.fixture.requests[0]?.headers.accept ?? "", /\*\/\*|text\/plain/);
-});
-
-const cuts: { max_bytes: number; omitted: string[] | undefined }[] = [
-  // The diff holds docs/login.md (322 bytes), src/login/form.ts (730), src/login/validate.ts (539).
-  { max_bytes: 1000, omitted: ["src/login/form.ts", "src/login/validate.ts"] },
-  { max_bytes: 1052, omitted: ["src/login/validate.ts"] }, // cut exactly after form.ts
-  { max_bytes: 1590, omitted: ["src/login/validate.ts"] }, // its last line does not fit
-  { max_bytes: 1591, omitted: undefined }, // fits exactly
-];
-for (const c of cuts) {
-  Deno.test(`get_pr_diff cut at ${c.max_bytes} bytes lists the files left out or cut short`, async () => {
-    await using h = await connect({ routes: pullRequests.routes });
-    const result = await h.client.callTool({
-      name: "get_pr_diff",
-      arguments: { ...ARGS, max_bytes: c.max_bytes },
-    });
-    const out = DiffPayload.parse(result.structuredContent);
-    assert.equal(out.truncated, c.omitted !== undefined);
-    assert.deepEqual(out.omittedFiles, c.omitted);
-    const bytes = new TextEncoder().encode(out.diff).length;
-    assert.ok(bytes <= c.max_bytes, `${bytes} bytes returned`);
-    assert.ok(DIFF.startsWith(out.diff), "a prefix of the diff");
-    assert.ok(out.diff === "" || out.diff.endsWith("\n"), "cut at a line end");
-    if (c.omitted) {
-      assert.match(firstText(result), /\[diff cut at max_bytes; left out or cut short: /);
-      assert.ok(firstText(result).includes(c.omitted.join(", ")));
-      assert.deepEqual(seen(h).map((r) => r.path), [`${PR}.diff`, `${PR}/changes`]);
-    } else {
-      assert.equal(firstText(result), DIFF);
-    }
-  });
-}
-
-const oneFile: { path: string; starts: string; truncated?: number }[] = [
-  {
-    path: "src/login/form.ts",
-    starts: "diff --git src://src/login/form.ts dst://src/login/form.ts\n",
-  },
-  { path: "docs/auth.md", starts: "diff --git src://docs/auth.md dst://docs/login.md\n" },
-  { path: "docs/login.md", starts: "diff --git src://docs/auth.md dst://docs/login.md\n" },
-  {
-    path: "src/login/validate.ts",
-    starts: "diff --git src://src/login/validate.ts dst://src/login/validate.ts\n",
-  },
-  {
-    path: "src/login/form.ts",
-    starts: "diff --git src://src/login/form.ts dst://src/login/form.ts\n",
-    truncated: 400,
-  },
-];
-for (const c of oneFile) {
-  Deno.test(
-    `get_pr_diff with path ${c.path}${
-      c.truncated ? ` cut at ${c.truncated}` : ""
-    } shows that file only`,
-    async () => {
-      await using h = await connect({ routes: pullRequests.routes });
-      const out = await payload(h, "get_pr_diff", DiffPayload, {
-        ...ARGS,
-        path: c.path,
-        ...(c.truncated ? { max_bytes: c.truncated } : {}),
-      });
-      assert.ok(out.diff.startsWith(c.starts));
-      assert.equal(out.diff.match(/^diff --git /gm)?.length, 1, "one file");
-      assert.ok(DIFF.includes(out.diff));
-      assert.equal(out.truncated, c.truncated !== undefined);
-      if (c.truncated) assert.deepEqual(out.omittedFiles, [c.path]);
-      else {assert.ok(
-          out.diff.endsWith("\n") &&
-            DIFF.split(c.starts)[1]?.startsWith(out.diff.slice(c.starts.length)),
-        );}
-    },
-  );
-}
-
-Deno.test("get_pr_diff of a file the pull request does not change says so, with a hint", async () => {
-  await using h = await connect({ routes: pullRequests.routes });
-  const { isError, text } = await call(h, "get_pr_diff", { ...ARGS, path: "README.md" });
-  assert.ok(isError);
-  assert.match(text, /"README\.md".*does not change it.*list_pr_changes/);
-});
-
 // --- changes, commits, merge status ----------------------------------------
 
 Deno.test("list_pr_changes gives path, change type and the source of a move", async () => {
@@ -363,9 +274,10 @@ Deno.test("list_pr_commits lists the pull request's commits", async () => {
   ]);
 });
 
-Deno.test("get_pr_merge_status gives canMerge and each veto's summary and detail", async () => {
+Deno.test("get_pr_merge_status gives canMerge, each veto, and the strategies the repository allows", async () => {
   await using h = await connect({ routes: pullRequests.routes });
   const out = await payload(h, "get_pr_merge_status", MergeStatusPayload, ARGS);
+  assert.deepEqual(seen(h).map((r) => r.path), [`${PR}/merge`, `${REPO}/settings/pull-requests`]);
   assert.deepEqual(out.mergeStatus, {
     canMerge: false,
     conflicted: false,
@@ -380,5 +292,105 @@ Deno.test("get_pr_merge_status gives canMerge and each veto's summary and detail
         detailedMessage: "Ben Wilson has marked this pull request as needing work.",
       },
     ],
+    strategies: ["no-ff", "squash"],
+    defaultStrategy: "no-ff",
   });
+});
+
+Deno.test("get_pr_merge_status takes every listed strategy when a server does not say which are enabled", async () => {
+  await using h = await connect({
+    routes: [{
+      method: "GET",
+      path: `${REPO}/settings/pull-requests`,
+      body: { mergeConfig: { strategies: [{ id: "no-ff" }, { id: "ff-only" }] } },
+    }, ...pullRequests.routes],
+  });
+  const out = await payload(h, "get_pr_merge_status", MergeStatusPayload, ARGS);
+  assert.deepEqual(out.mergeStatus.strategies, ["no-ff", "ff-only"]);
+  assert.equal(out.mergeStatus.defaultStrategy, undefined);
+});
+
+// --- the timeline ------------------------------------------------------------
+
+Deno.test("list_pr_activity gives the timeline newest first, one compact entry per event", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
+  const out = await payload(h, "list_pr_activity", ActivitiesPayload, ARGS);
+  assert.deepEqual(out.activities.map((a) => a.action), [
+    "REVIEW_FINISHED",
+    "REVIEW_COMMENTED",
+    "RESCOPED",
+    "COMMENTED",
+    "COMMENTED",
+    "COMMENTED",
+    "REVIEWED",
+    "COMMENTED",
+    "COMMENTED",
+    "APPROVED",
+    "COMMENTED",
+    "COMMENTED",
+    "COMMENTED",
+    "OPENED",
+  ]);
+  const byId = new Map(out.activities.map((a) => [a.id, a]));
+  assert.deepEqual(byId.get(1212), {
+    id: 1212,
+    action: "RESCOPED",
+    createdDate: 1732780100000,
+    user: "jdoe",
+    commitsAdded: ["a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f"],
+    commitsRemoved: [],
+  });
+  assert.deepEqual(byId.get(1211), {
+    id: 1211,
+    action: "COMMENTED",
+    createdDate: 1732780000000,
+    user: "asmith",
+    commentId: 295,
+    commentAction: "DELETED",
+    text: "Typo in the heading.",
+  });
+  assert.deepEqual(byId.get(1201), {
+    id: 1201,
+    action: "OPENED",
+    createdDate: 1732700000000,
+    user: "jdoe",
+  });
+  assert.ok(!JSON.stringify(out).includes("emailAddress"), "entries stay compact");
+});
+
+Deno.test("list_pr_activity quotes a long comment only in part", async () => {
+  const long = "x".repeat(400);
+  await using h = await connect({
+    routes: [{
+      method: "GET",
+      path: `${PR}/activities`,
+      body: {
+        isLastPage: true,
+        values: [{
+          id: 1,
+          createdDate: 1,
+          action: "COMMENTED",
+          commentAction: "ADDED",
+          comment: { id: 9, version: 0, text: long, author: { name: "jdoe" }, createdDate: 1 },
+        }, {
+          id: 2,
+          createdDate: 2,
+          action: "MERGED",
+          commit: { id: "839fa9a2d434eb697815b8fcafaecc51accfdbbc", displayId: "839fa9a2d43" },
+        }, {
+          id: 3,
+          createdDate: 3,
+          action: "UPDATED",
+          addedReviewers: [{ name: "asmith" }],
+          removedReviewers: [],
+        }],
+      },
+    }],
+  });
+  const out = await payload(h, "list_pr_activity", ActivitiesPayload, ARGS);
+  const [comment, merged, updated] = out.activities;
+  assert.equal(comment?.text, `${"x".repeat(159)}…`);
+  assert.equal(merged?.commit, "839fa9a2d434eb697815b8fcafaecc51accfdbbc");
+  assert.deepEqual(updated?.reviewersAdded, ["asmith"]);
+  assert.equal(updated?.reviewersRemoved, undefined, "an empty list is left out");
 });

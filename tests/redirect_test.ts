@@ -180,7 +180,7 @@ Deno.test("end to end: with network permission for both origins, the spawned ser
   try {
     await client.connect(transport);
     const result = await client.callTool({
-      name: "get_repository_clone_info",
+      name: "get_repository",
       arguments: { project: "PROJ", repo: "web" },
     });
     assert.equal(result.isError, true);

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { refs } from "./cases/refs.ts";
+import { BRANCH_UTILS, refs } from "./cases/refs.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
+const GIT = "/git/latest/projects/PROJ/repos/web";
 
 Deno.test("list_branches marks the default branch and reports where the next page starts", async () => {
   await using h = await connect({ routes: refs.routes });
@@ -163,4 +164,89 @@ Deno.test("create_branch is a safe write: exposed by default, withheld in read-o
     const names = (await h.client.listTools()).tools.map((t) => t.name);
     assert.ok(!names.includes("create_branch"));
   }
+});
+
+Deno.test("delete_branch deletes by qualified name, with the expected commit when given", async () => {
+  await using h = await connect({ routes: refs.routes, selection: { yolo: true } });
+  const result = await h.client.callTool({
+    name: "delete_branch",
+    arguments: { project: "PROJ", repo: "web", name: "feature/login", end_point: "a3c7e0f4b9d2" },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.deepEqual(result.structuredContent, { deleted: "refs/heads/feature/login" });
+  const [request] = h.fixture.requests;
+  assert.deepEqual([request?.method, request?.path], ["DELETE", BRANCH_UTILS]);
+  assert.deepEqual(request?.body, { name: "refs/heads/feature/login", endPoint: "a3c7e0f4b9d2" });
+  assert.equal(request?.headers["x-atlassian-token"], "no-check");
+});
+
+Deno.test("delete_branch that Bitbucket refuses (the default branch) reports why", async () => {
+  await using h = await connect({
+    routes: [{
+      method: "DELETE",
+      path: BRANCH_UTILS,
+      status: 400,
+      body: {
+        errors: [{
+          context: null,
+          message: "The default branch cannot be deleted.",
+          exceptionName: null,
+        }],
+      },
+    }],
+    selection: { yolo: true },
+  });
+  const result = await h.client.callTool({
+    name: "delete_branch",
+    arguments: { project: "PROJ", repo: "web", name: "refs/heads/main" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(
+    firstText(result),
+    /^Cannot delete branch "refs\/heads\/main" in PROJ\/web: DELETE .* 400 Bad Request: The default branch cannot be deleted\./,
+  );
+  assert.deepEqual(h.fixture.requests[0]?.body, { name: "refs/heads/main" });
+});
+
+Deno.test("delete_tag deletes by name, with or without refs/tags/, a name with / spanning segments", async () => {
+  await using h = await connect({
+    routes: [{ method: "DELETE", path: `${GIT}/tags/release/2.0`, status: 204 }, ...refs.routes],
+    selection: { yolo: true },
+  });
+  for (const name of ["v1.0.0", "refs/tags/release/2.0"]) {
+    const result = await h.client.callTool({
+      name: "delete_tag",
+      arguments: { project: "PROJ", repo: "web", name },
+    });
+    assert.notEqual(result.isError, true, firstText(result));
+  }
+  assert.deepEqual(h.fixture.requests.map((r) => `${r.method} ${r.path}`), [
+    `DELETE ${GIT}/tags/v1.0.0`,
+    `DELETE ${GIT}/tags/release/2.0`,
+  ]);
+});
+
+Deno.test("delete_tag refuses a name with a dot segment before any request", async () => {
+  await using h = await connect({ routes: refs.routes, selection: { yolo: true } });
+  for (const name of ["../../admin", "refs/tags/", "v1//x"]) {
+    const result = await h.client.callTool({
+      name: "delete_tag",
+      arguments: { project: "PROJ", repo: "web", name },
+    });
+    assert.equal(result.isError, true, name);
+    assert.match(
+      firstText(result),
+      /name: must be 1-1024 characters with no empty, '\.' or '\.\.' segments/,
+    );
+  }
+  assert.equal(h.fixture.requests.length, 0);
+});
+
+Deno.test("delete_branch and delete_tag are unsafe writes: withheld without --yolo", async () => {
+  await using h = await connect();
+  const names = (await h.client.listTools()).tools.map((t) => t.name);
+  assert.ok(!names.includes("delete_branch") && !names.includes("delete_tag"));
+  await using yolo = await connect({ selection: { yolo: true } });
+  const tool = (await yolo.client.listTools()).tools.find((t) => t.name === "delete_tag");
+  assert.equal(tool?.annotations?.destructiveHint, true);
 });

@@ -71,6 +71,59 @@ Deno.test("request: a write sends its body as JSON; a 204 parses as null with z.
   });
 });
 
+Deno.test("request: a form is sent as multipart/form-data with X-Atlassian-Token, and never retried", async () => {
+  await withFixture([
+    { method: "PUT", path: PATH, status: 503, once: true, fixture: "errors/server-error.json" },
+    { method: "PUT", path: PATH, body: { id: 1 } },
+  ], async (url) => {
+    // The first PUT is answered 503, any later one 200.
+    const client = clientFor(url, { retry: { baseDelayMs: 1 } });
+    const form = () => {
+      const f = new FormData();
+      f.append("message", "Edit");
+      f.append("content", new Blob(["a\nb\r\n"]), "x.txt");
+      return f;
+    };
+    const error = await failure(
+      client.request({ method: "PUT", path: PATH, form: form(), schema: Item }),
+    );
+    assert.equal(error.status, 503, "a write is sent once, even after a 503");
+    const reply = await client.request({ method: "PUT", path: PATH, form: form(), schema: Item });
+    assert.deepEqual(reply.body, { id: 1 });
+  });
+  const seen = startFixtureBitbucket([{ method: "PUT", path: PATH, body: { id: 1 } }]);
+  try {
+    const form = new FormData();
+    form.append("branch", "main");
+    form.append("content", new Blob(["a\nb\r\n"]), "x.txt");
+    await clientFor(seen.url).request({ method: "PUT", path: PATH, form, schema: Item });
+    const [request] = seen.requests;
+    assert.equal(seen.requests.length, 1);
+    assert.match(request?.headers["content-type"] ?? "", /^multipart\/form-data; boundary=/);
+    assert.equal(request?.headers["x-atlassian-token"], "no-check");
+    assert.deepEqual(request?.form, { branch: "main", content: "a\nb\r\n" });
+    assert.equal(request?.body, undefined);
+  } finally {
+    await seen.close();
+  }
+});
+
+Deno.test("request: a JSON body and a form together are refused before anything is sent", async () => {
+  await withFixture([], async (url, requests) => {
+    await assert.rejects(
+      clientFor(url).request({
+        method: "PUT",
+        path: PATH,
+        body: { a: 1 },
+        form: new FormData(),
+        schema: Item,
+      }),
+      TypeError,
+    );
+    assert.equal(requests().length, 0);
+  });
+});
+
 Deno.test("request: a 200 that does not fit the schema says 200, names the field, and keeps the zod error as cause", async () => {
   await withFixture([{ method: "GET", path: PATH, body: { id: "seven" } }], async (url) => {
     const error = await failure(clientFor(url).request({ path: PATH, schema: Item }));
@@ -188,6 +241,27 @@ Deno.test("during: the same failure said of what the caller was doing, with the 
       `Cannot show the file: ${error.message}`,
       "during nests",
     );
+  });
+});
+
+Deno.test("during with a hint: the caller's fix in place of the kind's, the rest unchanged", async () => {
+  await withFixture([{
+    method: "PUT",
+    path: PATH,
+    status: 409,
+    body: { errors: [{ message: "Changed" }] },
+  }], async (url) => {
+    const original = await failure(
+      clientFor(url).request({ method: "PUT", path: PATH, body: {}, schema: Item }),
+    );
+    assert.match(original.message, /\(hint: the resource changed or already exists;/);
+    const error = original.during("commit x", "read the file again");
+    assert.equal(
+      error.message,
+      "Cannot commit x: PUT /api/latest/x failed: 409 Conflict: Changed (hint: read the file again)",
+    );
+    assert.equal(error.kind, "conflict");
+    assert.equal(error.cause, original);
   });
 });
 

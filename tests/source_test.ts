@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { decodeText } from "../src/tools/source.ts";
-import { APP_TS, APP_TS_BYTES, source } from "./cases/source.ts";
+import { APP_TS, APP_TS_BYTES, HEAD, source } from "./cases/source.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";
 
@@ -10,8 +10,21 @@ const REPO = "/api/latest/projects/PROJ/repos/web";
 const WEB = { project: "PROJ", repo: "web" };
 
 type FileOut = {
-  file: { path: string; ref?: string; content: string; truncated: boolean; size?: number };
+  file: {
+    path: string;
+    ref?: string;
+    commitId: string;
+    content: string;
+    truncated: boolean;
+    size?: number;
+    totalLines?: number;
+  };
 };
+/** The request that resolves a ref (`until` absent: the default branch) to its head commit. */
+const headOf = (until?: string) =>
+  [`${REPO}/commits`, until === undefined ? { limit: "1" } : { until, limit: "1" }] as const;
+/** The fixture route answering any such request with HEAD. */
+const HEAD_ROUTE = source.routes[0]!;
 
 Deno.test("list_files lists a whole repository at the default branch", async () => {
   await using h = await connect({ routes: source.routes });
@@ -66,6 +79,7 @@ for (const c of encoded) {
           body: "text\n",
           headers: { "content-type": "text/plain" },
         },
+        HEAD_ROUTE,
       ],
     });
     const list = await h.client.callTool({
@@ -80,6 +94,7 @@ for (const c of encoded) {
     assert.notEqual(read.isError, true, firstText(read));
     assert.deepEqual(h.fixture.requests.map((r) => r.path), [
       `${REPO}/files/${c.segments}`,
+      `${REPO}/commits`,
       `${REPO}/raw/${c.segments}`,
     ]);
     assert.deepEqual((list.structuredContent as { files: string[] }).files, [`${c.path}/x.txt`]);
@@ -111,7 +126,7 @@ for (const tool of ["list_files", "get_file_content"]) {
   });
 }
 
-Deno.test("get_file_content gives a text file whole, with its size; the text block is the file itself", async () => {
+Deno.test("get_file_content reads a file whole at the commit its ref names now, with its size and lines", async () => {
   await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
@@ -122,19 +137,22 @@ Deno.test("get_file_content gives a text file whole, with its size; the text blo
     file: {
       path: "src/app.ts",
       ref: "main",
+      commitId: HEAD,
       content: APP_TS,
       truncated: false,
       size: APP_TS_BYTES,
+      totalLines: 6,
     },
   });
-  assert.equal(firstText(result), APP_TS);
+  assert.equal(firstText(result), `${APP_TS}\n[commit ${HEAD}]`, "the file, then the commit read");
   assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.query]), [
-    [`${REPO}/raw/src/app.ts`, { at: "main" }],
+    headOf("main"),
+    [`${REPO}/raw/src/app.ts`, { at: HEAD }],
   ]);
-  assert.equal(h.fixture.requests[0]?.headers.accept, "*/*", "raw content is accepted in any type");
+  assert.equal(h.fixture.requests[1]?.headers.accept, "*/*", "raw content is accepted in any type");
 });
 
-Deno.test("get_file_content without at reads the default branch and says so by leaving ref out", async () => {
+Deno.test("get_file_content without at reads the default branch's head and says so by leaving ref out", async () => {
   await using h = await connect({ routes: source.routes });
   const result = await h.client.callTool({
     name: "get_file_content",
@@ -142,7 +160,44 @@ Deno.test("get_file_content without at reads the default branch and says so by l
   });
   const { file } = result.structuredContent as FileOut;
   assert.ok(!("ref" in file));
-  assert.deepEqual(h.fixture.requests[0]?.query, {});
+  assert.equal(file.commitId, HEAD);
+  assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.query]), [
+    headOf(),
+    [`${REPO}/raw/src/app.ts`, { at: HEAD }],
+  ]);
+});
+
+Deno.test("get_file_content at a full commit id reads there without resolving it", async () => {
+  await using h = await connect({ routes: source.routes });
+  const commit = "1f0e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6";
+  const result = await h.client.callTool({
+    name: "get_file_content",
+    arguments: { ...WEB, path: "src/app.ts", at: commit },
+  });
+  assert.equal((result.structuredContent as FileOut).file.commitId, commit);
+  assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.query]), [
+    [`${REPO}/raw/src/app.ts`, { at: commit }],
+  ]);
+});
+
+Deno.test("get_file_content of a ref without commits says the repository is empty", async () => {
+  await using h = await connect({
+    routes: [{
+      method: "GET",
+      path: `${REPO}/commits`,
+      body: { size: 0, limit: 1, isLastPage: true, values: [], start: 0 },
+    }],
+  });
+  const result = await h.client.callTool({
+    name: "get_file_content",
+    arguments: { ...WEB, path: "src/app.ts" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(
+    firstText(result),
+    /^Cannot read "src\/app\.ts" at the default branch in PROJ\/web: the default branch has no commits \(hint: the repository is empty/,
+  );
+  assert.equal(h.fixture.requests.length, 1);
 });
 
 Deno.test("get_file_content cuts a file over max_bytes, says it is truncated and gives its full size", async () => {
@@ -155,15 +210,17 @@ Deno.test("get_file_content cuts a file over max_bytes, says it is truncated and
   assert.equal(file.content, APP_TS.slice(0, 40));
   assert.equal(file.truncated, true);
   assert.equal(file.size, APP_TS_BYTES);
+  assert.ok(!("totalLines" in file), "lines are not counted in a file not read to its end");
   assert.equal(
     firstText(result),
     `${
       APP_TS.slice(0, 40)
-    }\n[truncated: 40 of ${APP_TS_BYTES} bytes shown; raise max_bytes to read more]`,
+    }\n[truncated: 40 of ${APP_TS_BYTES} bytes shown; raise max_bytes to read more, or read lines with start_line; commit ${HEAD}]`,
   );
   assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.query]), [
-    [`${REPO}/raw/src/app.ts`, { at: "main" }],
-    [`${REPO}/browse/src/app.ts`, { at: "main", size: "true" }],
+    headOf("main"),
+    [`${REPO}/raw/src/app.ts`, { at: HEAD }],
+    [`${REPO}/browse/src/app.ts`, { at: HEAD, size: "true" }],
   ]);
 });
 
@@ -191,6 +248,7 @@ Deno.test("get_file_content cuts at 100000 bytes when max_bytes is not given", a
         headers: { "content-type": "text/plain" },
       },
       { method: "GET", path: `${REPO}/browse/dist/bundle.js`, body: { size: big.length } },
+      HEAD_ROUTE,
     ],
   });
   const result = await h.client.callTool({
@@ -234,7 +292,7 @@ Deno.test("get_file_content of a missing path is an error naming the path and th
   const text = firstText(result);
   assert.match(
     text,
-    /^Cannot read "src\/nope\.ts" at "main" in PROJ\/web: GET .*raw\/src\/nope\.ts\?at=main failed: 404/,
+    /^Cannot read "src\/nope\.ts" at "main" in PROJ\/web: GET .*raw\/src\/nope\.ts\?at=8d51122def5632836d1cb1026e879069e10a1e13 failed: 404/,
   );
   assert.match(text, /does not exist at revision/);
   assert.match(text, /hint:/);

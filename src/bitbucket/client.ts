@@ -4,7 +4,7 @@
  * travels (origin, redirects, retries, timeout) is `transport.ts`; how its
  * answer is read (size cap, HTML, JSON, error bodies, schema) is `response.ts`.
  */
-import type { z } from "zod";
+import type { z } from "../deps/zod.ts";
 import { type Hints, type HintTable, hintTable } from "./advice.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./body.ts";
 import { type BitbucketBytes, parseEntityOf, readAnswer, readBytes } from "./response.ts";
@@ -45,6 +45,12 @@ export interface RequestOptions<S extends z.ZodType> {
   query?: Query;
   /** Sent as JSON. */
   body?: unknown;
+  /**
+   * Sent as `multipart/form-data` instead of a JSON body (never both), for the
+   * few resources that take a form (a file edit). Like every write it carries
+   * `X-Atlassian-Token`, and like every write it is never retried.
+   */
+  form?: FormData;
   /** The entity schema the answer is parsed with (`z.unknown()` for an answer without a body). */
   schema: S;
   signal?: AbortSignal;
@@ -100,8 +106,11 @@ export class BitbucketClient {
 
   /** Sends one request and parses its answer with `schema`; a non-2xx answer or a mismatch throws. */
   async request<S extends z.ZodType>(options: RequestOptions<S>): Promise<Reply<z.infer<S>>> {
-    const { method = "GET", path, query, body, schema, signal } = options;
-    const out = { method, path, query, body, signal, accept: "application/json" };
+    const { method = "GET", path, query, body, form, schema, signal } = options;
+    if (body !== undefined && form !== undefined) {
+      throw new TypeError(`${method} ${path}: a request sends a JSON body or a form, not both`);
+    }
+    const out = { method, path, query, body, form, signal, accept: "application/json" };
     return await this.#transport.send(out, async (response, flight) => {
       const answer = await readAnswer(response, flight, this.#maxResponseBytes);
       // A body that does not fit its schema is named by the path alone: the query does not shape it.

@@ -89,12 +89,15 @@ export class BitbucketError extends Error {
   /**
    * The same failure (kind, status, details and all) said of what the caller
    * was doing: `Cannot <action>: <this message>`, with this error as its cause.
+   * `hint`, when given, is the fix as that caller knows it (a 409 on a file
+   * edit means the file changed), in place of the generic hint for the kind.
    */
-  during(action: string): BitbucketError {
+  during(action: string, hint?: string): BitbucketError {
     const outer = this.#init.action === undefined
       ? action
       : `${action}: Cannot ${this.#init.action}`;
-    return new BitbucketError({ ...this.#init, action: outer, cause: this });
+    const init = { ...this.#init, action: outer, cause: this };
+    return new BitbucketError(hint === undefined ? init : { ...init, hint });
   }
 }
 
@@ -228,10 +231,14 @@ function describe(init: BitbucketErrorInit): string {
 
 /**
  * A `.catch` handler saying what was asked of a failed Bitbucket request
- * (see {@link BitbucketError.during}); any other error passes as it is.
+ * (see {@link BitbucketError.during}), with the fix the caller knows for some
+ * kinds (`{ conflict: "..." }`); any other error passes as it is.
  */
-export function rethrowDuring(action: string): (error: unknown) => never {
+export function rethrowDuring(
+  action: string,
+  hints: Partial<Record<BitbucketErrorKind, string>> = {},
+): (error: unknown) => never {
   return (error) => {
-    throw error instanceof BitbucketError ? error.during(action) : error;
+    throw error instanceof BitbucketError ? error.during(action, hints[error.kind]) : error;
   };
 }

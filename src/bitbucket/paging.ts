@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import type { BitbucketClient, Query } from "./client.ts";
 
 /** The largest page Bitbucket serves in one request, and so our cap on `limit`. */

@@ -39,6 +39,8 @@ export interface Outgoing {
   query?: Query;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as `multipart/form-data`, its boundary in the `Content-Type` fetch sets. */
+  form?: FormData;
   signal?: AbortSignal;
   /** The `Accept` header: JSON for the API, anything for raw file content. */
   accept: string;
@@ -161,6 +163,7 @@ export class Transport {
     };
     if (out.method !== "GET") headers["X-Atlassian-Token"] = "no-check";
     if (out.body !== undefined) headers["Content-Type"] = "application/json";
+    const body = out.form ?? (out.body === undefined ? undefined : JSON.stringify(out.body));
     let url = first;
     for (let hop = 0;; hop++) {
       let response: Response;
@@ -168,7 +171,7 @@ export class Transport {
         response = await this.#options.fetch(url, {
           method: out.method,
           headers,
-          body: out.body === undefined ? undefined : JSON.stringify(out.body),
+          body,
           redirect: "manual",
           signal,
         });

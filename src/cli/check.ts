@@ -5,7 +5,7 @@
  * the token authenticates (and as whom), and which tools the flags expose.
  * A check whose prerequisite failed is shown as not run.
  */
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import { basePath, restPrefix } from "../bitbucket/base_path.ts";
 import { isHtml } from "../bitbucket/body.ts";
 import { authenticatedUser } from "../bitbucket/caller.ts";
@@ -265,7 +265,8 @@ async function checkToken(
   }
 }
 
-function checkTools(flags: Flags): CheckLine {
+/** The `tools` line of `check`: how many tools the flags expose, per toolset. */
+export function checkTools(flags: Flags): CheckLine {
   const exposed = new Set(selectTools(CATALOGUE, flags));
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
 import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
-import { TOOLSETS } from "../tools/catalogue.ts";
+import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 
 /** The parsed command line. */
@@ -46,9 +46,7 @@ function wrap(words: readonly string[], first: number, width: number, indent: st
 
 /** The `--toolsets` entry of the help text, naming the catalogue's toolsets. */
 const TOOLSETS_HELP = wrap(
-  `expose only these toolsets: ${
-    TOOLSETS.map((s) => s.name).join(", ")
-  } (safety filter still applies)`
+  `expose only these toolsets: ${TOOLSET_NAMES.join(", ")} (safety filter still applies)`
     .split(" "),
   21,
   90,

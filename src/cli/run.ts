@@ -1,4 +1,4 @@
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "../deps/mcp.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import {
   checkListenPermission,
@@ -10,19 +10,17 @@ import {
   withDefaultUrl,
 } from "../config.ts";
 import { createServerFactory } from "../server/factory.ts";
-import { selectTools, unknownToolNames, unknownToolsets } from "../server/gating.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
-import { HEALTH_PATH, serveHttp } from "../server/http.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
-import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
+import { selectFrom, unknownNames } from "../server/selection.ts";
+import { LISTED, type ListedTool } from "../tools/listed.ts";
+import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { VERSION } from "../version.ts";
-import { formatCheckLine, runChecks } from "./check.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "./hints.ts";
 import { createLogger, type Logger, loggingFetch } from "./log.ts";
 import { writeErr, writeOut } from "./output.ts";
 import { StdioLineTransport } from "./stdio_transport.ts";
-import { toolsListing } from "./tools_command.ts";
 
 /** What an entry point may fix at build time. */
 export interface RunOptions {
@@ -45,27 +43,35 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       writeOut(`bitbucket-mcp ${VERSION}`);
       return 0;
     }
-    const unknownSets = unknownToolsets(flags.toolsets ?? []);
+    // Serving starts from the tools' listings: the catalogue itself (every tool's zod schemas)
+    // loads on the first call, or here for the commands that show it.
+    const unknownSets = unknownNames(TOOLSET_NAMES, flags.toolsets ?? []);
     if (unknownSets.length > 0) {
       throw new StartupError(
-        `unknown toolset ${unknownSets.join(", ")}: the toolsets are ${
-          TOOLSETS.map((s) => s.name).join(", ")
-        }`,
+        `unknown toolset ${unknownSets.join(", ")}: the toolsets are ${TOOLSET_NAMES.join(", ")}`,
       );
     }
-    const unknown = unknownToolNames(CATALOGUE, [...flags.tools ?? [], ...flags.exclude ?? []]);
+    const unknown = unknownNames(
+      LISTED.map((t) => t.name),
+      [...flags.tools ?? [], ...flags.exclude ?? []],
+    );
     if (unknown.length > 0) {
       throw new StartupError(
         `unknown tool ${unknown.join(", ")}: run 'bitbucket-mcp tools' to see the names`,
       );
     }
     if (flags.command === "tools") {
+      const [{ toolsListing }, { CATALOGUE }] = await Promise.all([
+        import("./tools_command.ts"),
+        import("../tools/catalogue.ts"),
+      ]);
       writeOut(toolsListing(CATALOGUE, flags, flags.json));
       return 0;
     }
     const env = withDefaultUrl(processEnv, options.bakedUrl);
     const logger = createLogger(flags.logLevel);
     if (flags.command === "check") {
+      const { formatCheckLine, runChecks } = await import("./check.ts");
       const passed = await runChecks(
         { flags, env, logger },
         (line) => writeOut(formatCheckLine(line)),
@@ -83,6 +89,11 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   }
 }
 
+/** The listed tools these flags expose. */
+function exposed(flags: Flags): ListedTool[] {
+  return selectFrom(LISTED, flags, (tool) => tool.toolset);
+}
+
 async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<number> {
   const config = readConfig(flags, env);
   await checkNetPermission(config.baseUrl);
@@ -91,7 +102,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
     fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
     hints: CLI_HINTS,
   });
-  const tools = selectTools(CATALOGUE, flags);
+  const tools = exposed(flags);
   const transport = new StdioLineTransport();
   const handle = serveStdio(createServerFactory(tools, bitbucket, { unsafeWrites: flags.yolo }), {
     transport,
@@ -122,10 +133,11 @@ async function serveOverHttp(
   const where = formatHostPort(address.hostname, address.port);
   await checkNetPermission(config.baseUrl);
   await checkListenPermission(where);
+  const { HEALTH_PATH, serveHttp } = await import("../server/http.ts");
   let server;
   try {
     server = serveHttp({
-      tools: selectTools(CATALOGUE, flags),
+      tools: exposed(flags),
       policy: { unsafeWrites: flags.yolo },
       config,
       address,

@@ -12,7 +12,7 @@ import {
   PARSE_ERROR,
   parseJSONRPCMessage,
   type Transport,
-} from "@modelcontextprotocol/server";
+} from "../deps/mcp.ts";
 
 /** The longest line read: 4 MiB. Any real MCP message is far smaller (tool arguments are capped). */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -31,6 +31,30 @@ export interface StdioLineTransportOptions {
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** How much one read of a byte stream (stdin) takes at most, into the one buffer reused for every read. */
+const READ_BYTES = 64 * 1024;
+
+/** The buffer answers are encoded into before each is written: most fit. */
+const WRITE_BYTES = 64 * 1024;
+
+/** One read of the input: a chunk, or the end. */
+type Read = () => Promise<ReadableStreamReadResult<Uint8Array>>;
+
+/**
+ * Reads from `reader`: a byte stream's (stdin's) BYOB reader fills one
+ * buffer, handed back for each read, where the default reader would allocate
+ * a fresh 64 KiB buffer per read for the collector to find later.
+ */
+function reads(reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>): Read {
+  if (!(reader instanceof ReadableStreamBYOBReader)) return () => reader.read();
+  let buffer = new ArrayBuffer(READ_BYTES);
+  return async () => {
+    const result = await reader.read(new Uint8Array(buffer));
+    if (result.value) buffer = result.value.buffer;
+    return result as ReadableStreamReadResult<Uint8Array>;
+  };
+}
 
 /** The id of a message that failed validation, when it has a usable one; else null, as JSON-RPC wants. */
 function idOf(value: unknown): string | number | null {
@@ -60,8 +84,9 @@ export class StdioLineTransport implements Transport {
   readonly #input: ReadableStream<Uint8Array>;
   readonly #output: LineSink;
   readonly #maxLineBytes: number;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array> | undefined;
   #writes: Promise<void> = Promise.resolve();
+  readonly #writeBuffer = new Uint8Array(WRITE_BYTES);
   #closed = false;
   #resolveEnded!: () => void;
 
@@ -74,22 +99,40 @@ export class StdioLineTransport implements Transport {
 
   /** Starts reading stdin; resolves at once. */
   start(): Promise<void> {
-    this.#reader = this.#input.getReader();
-    void this.#pump(this.#reader);
+    let reader;
+    try {
+      reader = this.#input.getReader({ mode: "byob" });
+    } catch {
+      reader = this.#input.getReader(); // not a byte stream
+    }
+    this.#reader = reader;
+    void this.#pump(reads(reader));
     return Promise.resolve();
   }
 
   /** Writes one message as one line; writes are queued so lines never interleave. */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("the stdio transport is closed"));
-    const bytes = encoder.encode(JSON.stringify(message) + "\n");
+    const line = JSON.stringify(message) + "\n";
     const write = this.#writes.then(async () => {
+      const bytes = this.#encode(line);
       for (let offset = 0; offset < bytes.length;) {
         offset += await this.#output.write(bytes.subarray(offset));
       }
     });
     this.#writes = write.catch(() => {});
     return write;
+  }
+
+  /**
+   * A line's UTF-8 bytes. Writes run one at a time, so a line that surely
+   * fits (any answer but the largest) is encoded into one buffer reused for
+   * every write; a longer one gets its own.
+   */
+  #encode(line: string): Uint8Array {
+    if (line.length * 3 > WRITE_BYTES) return encoder.encode(line);
+    const { written } = encoder.encodeInto(line, this.#writeBuffer);
+    return this.#writeBuffer.subarray(0, written);
   }
 
   /** Stops reading and reports the end; messages already queued are still written. */
@@ -102,14 +145,16 @@ export class StdioLineTransport implements Transport {
   }
 
   /** Reads stdin line by line until it ends; a line over the limit is answered at once and its rest skipped. */
-  async #pump(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  async #pump(read: Read): Promise<void> {
     let pieces: Uint8Array[] = [];
     let length = 0;
     let skipping = false;
     try {
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await read();
         if (done) break;
+        // `value` is done with before the next read reuses its buffer: a line is decoded at once,
+        // and the pieces of one that goes on into the next chunk are copies.
         let from = 0;
         while (from <= value.length) {
           const newline = value.indexOf(NEWLINE, from);
@@ -123,6 +168,12 @@ export class StdioLineTransport implements Transport {
               INVALID_REQUEST,
               `Invalid Request: a line longer than ${this.#maxLineBytes} bytes was skipped`,
             );
+          }
+          if (!skipping && newline !== -1 && pieces.length === 0) {
+            // A whole line in this chunk (the usual case): read in place, no copy.
+            this.#line(value.subarray(from, end));
+            from = newline + 1;
+            continue;
           }
           if (!skipping && end > from) {
             pieces.push(value.slice(from, end));
@@ -145,7 +196,7 @@ export class StdioLineTransport implements Transport {
 
   /** Handles one complete line: a message goes on to the server; anything else is answered with an error. */
   #line(bytes: Uint8Array): void {
-    const text = new TextDecoder().decode(bytes).replace(/\r$/, "");
+    const text = decoder.decode(bytes).replace(/\r$/, "");
     if (text.trim() === "") return;
     let value: unknown;
     try {

@@ -1,24 +1,29 @@
 /**
  * Streamable HTTP mode: the same tools and gating as stdio, served statelessly
- * through the SDK's `createMcpHandler` on `Deno.serve`. Each request is
- * answered by a fresh server bound to a Bitbucket client for that request's
- * token: the caller's own `Authorization: Bearer` token, else the server-wide
- * one. Tokens live only as long as their request and are never logged.
+ * through the SDK's `createMcpHandler` on `Deno.serve`. The catalogue's
+ * registrations are made once per process; the SDK wants a fresh server
+ * instance per request (an instance keeps what a request negotiated), so each
+ * request gets one holding only what it can reach. Each call uses a Bitbucket
+ * client made for its own request's token (the caller's `Authorization:
+ * Bearer` token, else the server-wide one), read from the request context
+ * when the call runs: tokens live only as long as their request, are never
+ * cached and are never logged.
  */
 import {
   type AuthInfo,
   createMcpHandler,
+  isJsonContentType,
   localhostAllowedHostnames,
   type McpRequestContext,
   validateHostHeader,
   validateOriginHeader,
-} from "@modelcontextprotocol/server";
+} from "../deps/mcp.ts";
 import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
-import type { CallPolicy, Tool } from "../tools/define.ts";
+import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { createServer } from "./factory.ts";
+import { registrations, serverWith } from "./factory.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 
 /** The path MCP is served on. */
@@ -28,7 +33,7 @@ export const HEALTH_PATH = "/healthz";
 
 /** What the HTTP handler serves and whom it accepts. */
 export interface HttpHandlerOptions {
-  tools: readonly Tool[];
+  tools: readonly Registrable[];
   /** What the agent may do without asking (default: no unsafe writes unasked). */
   policy?: CallPolicy;
   /** The Bitbucket endpoint; its token, when set, serves requests that bring none. */
@@ -120,19 +125,87 @@ function requestAuth(request: Request, serverToken: string | undefined): AuthInf
   );
 }
 
+/** The largest body read ahead of the SDK: its own default limit, which it enforces on anything larger. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A POST's JSON-RPC body, read ahead of the SDK; a Response when it could not be read. */
+type ReadAhead = { request: Request; body?: unknown } | Response;
+
+/**
+ * Reads a POST body that declares its JSON type and length (every MCP
+ * client's) in one go, so the SDK gets it parsed instead of teeing and
+ * streaming it. Any other body, and one that is not JSON, goes on to the SDK
+ * unread, for the SDK's own answer.
+ */
+async function readAhead(request: Request): Promise<ReadAhead> {
+  if (request.method !== "POST") return { request };
+  const { method, headers, signal } = request;
+  const length = headers.get("content-length");
+  if (
+    length === null || !/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES ||
+    !isJsonContentType(headers.get("content-type"))
+  ) {
+    // The SDK reads this one itself, from a clone: a copy whose signal is `signal` (see
+    // withDisconnectSignal) keeps the clone's the same.
+    return {
+      request: new Request(
+        request.url,
+        { method, headers, body: request.body, signal, duplex: "half" } as RequestInit,
+      ),
+    };
+  }
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: the request body could not be read" },
+        id: null,
+      },
+      { status: 400 },
+    );
+  }
+  try {
+    if (text.length > 0) return { request, body: JSON.parse(text) };
+  } catch {
+    // not JSON: the SDK answers it
+  }
+  return { request: new Request(request.url, { method, headers, body: text, signal }) };
+}
+
+/**
+ * The one tool a message can reach: a `tools/call` reaches the tool it names
+ * (null when no exposed tool has that name); anything else may need them all
+ * (undefined).
+ */
+function reachedTool(
+  body: unknown,
+  byName: ReadonlyMap<string, Registration>,
+): Registration | null | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method !== "tools/call") return undefined;
+  const name = params?.name;
+  return (typeof name === "string" && byName.get(name)) || null;
+}
+
 /**
  * Builds the HTTP handler: {@link HEALTH_PATH} answers at once; `/mcp` checks Host and
  * Origin (DNS-rebinding protection), picks the request's token, and hands the
- * request to the SDK with a server factory that binds a Bitbucket client to
- * that token. Everything else is 404.
+ * request to the SDK, whose calls each take a Bitbucket client made for that
+ * token. Everything else is 404.
  */
 export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const { tools, config } = options;
   const allowed = allowedHostnames(options.listenHostname, options.allowHosts);
-  const factory = (ctx: McpRequestContext) => {
-    const auth = ctx.authInfo;
-    if (!auth) throw new Error("a request reached the server factory without a token");
-    const bitbucket = new BitbucketClient({
+  // A client for the token of the request a call arrived in: made when the call runs, used by
+  // that call alone, never kept.
+  const clients: ClientSource = (ctx) => {
+    const auth = ctx.http?.authInfo;
+    if (!auth) throw new Error("Cannot call Bitbucket: the request carried no token");
+    return new BitbucketClient({
       baseUrl: config.baseUrl,
       token: auth.token,
       // The username belongs to the server-wide token; a caller's token is always Bearer.
@@ -142,7 +215,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       fetch: options.fetch,
       hints: options.hints,
     });
-    return createServer(tools, bitbucket, options.policy);
+  };
+  const all = registrations(tools, clients, options.policy);
+  const byName = new Map(all.map((r) => [r.name, r]));
+  // What each request in flight can reach, read from its body before the SDK builds its server.
+  const reach = new WeakMap<Request, Registration | null>();
+  const factory = (ctx: McpRequestContext) => {
+    const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
+    return serverWith(only === undefined ? all : only === null ? [] : [only]);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>
@@ -166,27 +246,28 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (!origin.ok) return notAllowed(origin.message);
       const auth = requestAuth(request, config.token);
       if (auth instanceof Response) return auth;
-      return await mcp.fetch(request, { authInfo: auth });
+      const read = await readAhead(request);
+      if (read instanceof Response) return read;
+      if (read.body === undefined) return await mcp.fetch(read.request, { authInfo: auth });
+      const tool = reachedTool(read.body, byName);
+      if (tool !== undefined) reach.set(read.request, tool);
+      return await mcp.fetch(read.request, { authInfo: auth, parsedBody: read.body });
     },
     close: () => mcp.close(),
   };
 }
 
 /**
- * The same request with a signal that aborts only if the client goes away
- * before its answer is delivered. Deno's own `request.signal` also aborts after
- * every successful response (and warns once when read), so it is never touched.
+ * The request, its `signal` aborting only if the client goes away before its
+ * answer is delivered. Deno's own `request.signal` also aborts after every
+ * successful response (and warns once when read), so it is never touched: an
+ * own property shadows it, which is what the SDK reads to cancel an exchange.
  */
 function withDisconnectSignal(request: Request, completed: Promise<void>): Request {
   const abort = new AbortController();
   completed.catch(() => abort.abort());
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    signal: abort.signal,
-    duplex: "half",
-  } as RequestInit);
+  Object.defineProperty(request, "signal", { value: abort.signal });
+  return request;
 }
 
 /** Serves the HTTP handler on `Deno.serve` at the given address until {@link HttpServer.shutdown}. */

@@ -20,8 +20,10 @@ export function fullCollector(): (() => void) | undefined {
  * Wraps `fetch` so that, once Bitbucket requests stop for `quietMs`, one full
  * collection runs. V8 collects lazily, so after a burst of calls the garbage
  * would otherwise sit in memory for as long as the server stays idle, which
- * for an MCP server is most of its life. The timer never keeps the process
- * alive.
+ * for an MCP server is most of its life. A request costs a counter and a
+ * clock read: one timer at a time checks, when it fires, whether the quiet
+ * time has passed, and waits out the rest if not. The timer never keeps the
+ * process alive.
  */
 export function collectWhenIdle(
   inner: typeof fetch,
@@ -30,30 +32,33 @@ export function collectWhenIdle(
 ): typeof fetch {
   let gc = collect;
   let resolved = collect !== undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armed = false;
   let inFlight = 0;
-  const rearm = () => {
-    clearTimeout(timer);
+  let lastEnded = 0;
+  const arm = (ms: number) => {
+    armed = true;
+    Deno.unrefTimer(setTimeout(check, ms));
+  };
+  const check = () => {
+    armed = false;
+    // A request in flight re-arms the timer when it ends.
     if (inFlight > 0) return;
-    const armed = setTimeout(() => {
-      timer = undefined;
-      if (!resolved) {
-        gc = fullCollector();
-        resolved = true;
-      }
-      gc?.();
-    }, quietMs);
-    Deno.unrefTimer(armed);
-    timer = armed;
+    const quiet = performance.now() - lastEnded;
+    if (quiet < quietMs) return arm(quietMs - quiet);
+    if (!resolved) {
+      gc = fullCollector();
+      resolved = true;
+    }
+    gc?.();
   };
   return async (input, init) => {
     inFlight++;
-    clearTimeout(timer);
     try {
       return await inner(input, init);
     } finally {
       inFlight--;
-      rearm();
+      lastEnded = performance.now();
+      if (!armed) arm(quietMs);
     }
   };
 }

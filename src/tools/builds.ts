@@ -1,25 +1,26 @@
-import { z } from "zod";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import { z } from "../deps/zod.ts";
 import {
   BUILD_STATES,
   BuildStats,
   BuildStatus,
   RequiredBuildCondition,
 } from "../bitbucket/entities/build.ts";
-import { Commit } from "../bitbucket/entities/commit.ts";
-import { InsightReport } from "../bitbucket/entities/insights.ts";
+import { InsightAnnotations, InsightReport } from "../bitbucket/entities/insights.ts";
 import { apiPath } from "../bitbucket/path.ts";
 import {
   choiceArg,
   CommitIdArg,
-  FULL_COMMIT_ID,
   FullCommitIdArg,
+  nameArg,
   PagingArgs,
+  pathArg,
   RepoArgs,
   textArg,
 } from "./args.ts";
+import { fullCommitId } from "./commit_lookup.ts";
 import { defineTool, READ_ONLY, unsafeWrite } from "./define.ts";
 import { listing } from "./listing.ts";
+import { AnnotationOut, annotationOut } from "./shapes/annotation.ts";
 import {
   BuildStatusOut,
   buildStatusOut,
@@ -28,38 +29,13 @@ import {
   RequiredBuildOut,
   requiredBuildOut,
 } from "./shapes/build.ts";
-import { pagedOutput } from "./shapes/page.ts";
-
-/** Just the id of a commit: what expanding an abbreviated id needs. */
-const CommitIdOnly = Commit.pick({ id: true });
-
-/**
- * The full id of a commit in a repository. Code Insights needs full ids, and a
- * status stored against an abbreviation would not be found by id, so an
- * abbreviated id is looked up first; a full one is used as it is.
- */
-async function fullCommitId(
-  bitbucket: BitbucketClient,
-  project: string,
-  repo: string,
-  commitId: string,
-  signal: AbortSignal,
-): Promise<string> {
-  if (FULL_COMMIT_ID.test(commitId)) return commitId.toLowerCase();
-  const { body: commit } = await bitbucket.request({
-    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
-    schema: CommitIdOnly,
-    signal,
-  });
-  return commit.id;
-}
+import { pagedOutput, pagedResult } from "./shapes/page.ts";
 
 /** Lists every build status reported on a commit. */
 export const getBuildStatus = defineTool({
   name: "get_build_status",
   title: "Get build statuses",
-  description:
-    "Every build status on a commit: key, state, name, URL, description, ref, build number, tests, dates.",
+  description: "Every build status reported on a commit.",
   access: READ_ONLY,
   input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
   output: pagedOutput("buildStatuses", BuildStatusOut),
@@ -74,8 +50,7 @@ export const getBuildStatus = defineTool({
 export const getBuildSummary = defineTool({
   name: "get_build_summary",
   title: "Get build summary",
-  description:
-    "How many builds of a commit are successful, failed, in progress, cancelled and unknown.",
+  description: "How many builds of a commit are in each state.",
   access: READ_ONLY,
   input: z.object({ commit_id: FullCommitIdArg }),
   output: z.object({
@@ -109,8 +84,7 @@ export const getBuildSummary = defineTool({
 export const listRequiredBuilds = defineTool({
   name: "list_required_builds",
   title: "List required builds",
-  description:
-    "Required-builds merge checks: which build keys must pass, for which target branches, and which source branches are exempt.",
+  description: "Required-builds merge checks: build keys that must pass, by target branch.",
   access: READ_ONLY,
   input: RepoArgs.extend(PagingArgs.shape),
   output: pagedOutput("requiredBuilds", RequiredBuildOut),
@@ -123,8 +97,7 @@ export const listRequiredBuilds = defineTool({
 export const listCodeInsightsReports = defineTool({
   name: "list_code_insights_reports",
   title: "List Code Insights reports",
-  description:
-    "Code Insights reports on a commit (analysis, coverage, scans): key, title, result, reporter, link, data.",
+  description: "Code Insights reports on a commit: analysis, coverage, scans.",
   access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
   output: pagedOutput("reports", InsightReportOut),
@@ -142,6 +115,49 @@ export const listCodeInsightsReports = defineTool({
   ),
 });
 
+const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+
+/** Lists the line-level findings code analysis reported on a commit. */
+export const listCodeInsightsAnnotations = defineTool({
+  name: "list_code_insights_annotations",
+  title: "List Code Insights annotations",
+  description: "Code analysis findings on a commit's lines.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({
+    commit_id: CommitIdArg,
+    report_key: nameArg().optional(),
+    path: pathArg("Only this file").optional(),
+    severity: choiceArg(SEVERITIES, "Only this severity").optional(),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("annotations", AnnotationOut),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, report_key, path, severity, limit, start = 0 } = args;
+    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id, signal);
+    const { body } = await bitbucket.request({
+      path:
+        apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/annotations`,
+      query: { key: report_key, path, severity },
+      schema: InsightAnnotations,
+      signal,
+    });
+    // One unpaged list: paged and filtered here (a server may ignore a filter).
+    const all = body.annotations.filter((a) =>
+      (report_key === undefined || a.reportKey === report_key) &&
+      (path === undefined || a.path === path) &&
+      (severity === undefined || a.severity?.toUpperCase() === severity)
+    );
+    const values = all.slice(start, start + limit);
+    const more = start + values.length < all.length;
+    return pagedResult(
+      "annotations",
+      more
+        ? { values, isLastPage: false, nextPageStart: start + values.length }
+        : { values, isLastPage: true },
+      annotationOut,
+    );
+  },
+});
+
 /** Reports a build result on a commit: the status merge checks and reviewers see. */
 export const setBuildStatus = defineTool({
   name: "set_build_status",
@@ -153,12 +169,12 @@ export const setBuildStatus = defineTool({
   idempotent: true,
   input: RepoArgs.extend({
     commit_id: CommitIdArg,
-    key: z.string().min(1).max(255).describe("Build key, unique per commit, e.g. web-ci"),
+    key: z.string().min(1).max(255).describe("Unique per commit"),
     state: choiceArg(BUILD_STATES, "Build state"),
-    url: z.string().min(1).max(450).describe("The build's page in the CI tool"),
-    name: z.string().max(255).optional().describe("Short name of the build"),
-    description: textArg("What the result means", 2000).optional(),
-    build_number: z.string().max(255).optional().describe("This run's number, e.g. 42"),
+    url: z.string().min(1).max(450).describe("The build's page"),
+    name: z.string().max(255).optional(),
+    description: textArg(undefined, 2000).optional(),
+    build_number: z.string().max(255).optional(),
   }),
   output: z.object({
     buildStatus: BuildStatusOut.pick({

@@ -1,39 +1,64 @@
 import type { Tool } from "./define.ts";
-import { getRepositoryCloneInfo, searchRepositories } from "./repositories.ts";
-import { createBranch, createTag, listBranches, listTags, resolveRef } from "./refs.ts";
-import { compareRefs, getCommit, listCommits } from "./commits.ts";
+import { getRepository, searchRepositories } from "./repositories.ts";
+import {
+  createBranch,
+  createTag,
+  deleteBranch,
+  deleteTag,
+  listBranches,
+  listTags,
+  resolveRef,
+} from "./refs.ts";
+import { listBranchRestrictions } from "./branch_restrictions.ts";
+import { findUsers } from "./users.ts";
+import {
+  compareRefs,
+  getCommit,
+  getCommitDiff,
+  getCompareDiff,
+  listCommitChanges,
+  listCommitPullRequests,
+  listCommits,
+} from "./commits.ts";
 import {
   getPrDiff,
   getPrMergeStatus,
   getPullRequest,
+  listPrActivity,
   listPrChanges,
   listPrCommits,
   listPullRequests,
 } from "./pull_requests.ts";
+import { addPrComment, listPrComments, listPrTasks } from "./pull_request_comments.ts";
 import {
-  addPrComment,
-  listPrComments,
-  listPrTasks,
-  updatePrTask,
-} from "./pull_request_comments.ts";
+  applyPrSuggestion,
+  deletePrComment,
+  updatePrComment,
+} from "./pull_request_comment_edits.ts";
+import { discardPrReview, getPrReview, submitPrReview } from "./pull_request_review.ts";
+import { getDefaultReviewers } from "./pull_request_reviewers.ts";
 import {
   createPullRequest,
   declinePullRequest,
   disableAutoMerge,
   enableAutoMerge,
   mergePullRequest,
-  submitPrReview,
+  reopenPullRequest,
   updatePullRequest,
 } from "./pull_request_actions.ts";
 import { listProjects } from "./projects.ts";
 import {
   getBuildStatus,
   getBuildSummary,
+  listCodeInsightsAnnotations,
   listCodeInsightsReports,
   listRequiredBuilds,
   setBuildStatus,
 } from "./builds.ts";
 import { getFileContent, listFiles } from "./source.ts";
+import { searchCode } from "./search.ts";
+import { getFileBlame, getFileHistory, listLastModified } from "./file_history.ts";
+import { commitFile } from "./commit_file.ts";
 
 /** A named group of tools a workflow can ask for with `--toolsets`. */
 export interface Toolset {
@@ -52,24 +77,35 @@ export interface Toolset {
 export const TOOLSETS: readonly Toolset[] = [
   {
     name: "repositories",
-    description: "find repositories and projects, clone URLs",
-    tools: [searchRepositories, getRepositoryCloneInfo, listProjects],
+    description: "find repositories, projects and users",
+    tools: [searchRepositories, getRepository, listProjects, findUsers],
   },
   {
     name: "refs",
-    description: "branches and tags",
+    description: "branches, tags and branch permissions",
     tools: [
       listBranches,
       resolveRef,
       listTags,
+      listBranchRestrictions,
       createTag,
       createBranch,
+      deleteBranch,
+      deleteTag,
     ],
   },
   {
     name: "commits",
     description: "history and comparisons",
-    tools: [listCommits, getCommit, compareRefs],
+    tools: [
+      listCommits,
+      getCommit,
+      getCommitDiff,
+      listCommitChanges,
+      listCommitPullRequests,
+      compareRefs,
+      getCompareDiff,
+    ],
   },
   {
     name: "pull_requests",
@@ -80,15 +116,22 @@ export const TOOLSETS: readonly Toolset[] = [
       getPrDiff,
       listPrChanges,
       listPrCommits,
+      listPrActivity,
       listPrComments,
       listPrTasks,
+      getPrReview,
       getPrMergeStatus,
+      getDefaultReviewers,
       createPullRequest,
       updatePullRequest,
+      reopenPullRequest,
       addPrComment,
+      updatePrComment,
       disableAutoMerge,
       submitPrReview,
-      updatePrTask,
+      discardPrReview,
+      deletePrComment,
+      applyPrSuggestion,
       mergePullRequest,
       declinePullRequest,
       enableAutoMerge,
@@ -102,13 +145,22 @@ export const TOOLSETS: readonly Toolset[] = [
       getBuildSummary,
       listRequiredBuilds,
       listCodeInsightsReports,
+      listCodeInsightsAnnotations,
       setBuildStatus,
     ],
   },
   {
     name: "source",
-    description: "files at any ref",
-    tools: [listFiles, getFileContent],
+    description: "files at any ref: read, search, blame, history, commit",
+    tools: [
+      listFiles,
+      getFileContent,
+      searchCode,
+      getFileBlame,
+      getFileHistory,
+      listLastModified,
+      commitFile,
+    ],
   },
 ];
 

@@ -1,12 +1,13 @@
 import type {
   CallToolResult,
   McpServer,
+  ServerContext,
   StandardSchemaWithJSON,
   ToolAnnotations,
-} from "@modelcontextprotocol/server";
-import type { z } from "zod";
+} from "../deps/mcp.ts";
+import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
-import { published } from "./published_schema.ts";
+import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
 /** What the person running the server lets the agent do without asking. */
 export interface CallPolicy {
@@ -80,11 +81,66 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 
+/**
+ * Where a call's Bitbucket client comes from, asked when the call runs: the
+ * one client of a stdio server, or over HTTP one made for the token of the
+ * request the call arrived in (`ctx.http.authInfo`).
+ */
+export type ClientSource = (ctx: ServerContext) => BitbucketClient;
+
+/** What the SDK is given for one tool besides its name. */
+export interface ToolConfig {
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: StandardSchemaWithJSON;
+  readonly outputSchema: StandardSchemaWithJSON;
+  readonly annotations: ToolAnnotations;
+}
+
+/** A tool call as the SDK makes it, once `args` passed the input schema. */
+export type ToolCallback = (args: unknown, ctx: ServerContext) => Promise<CallToolResult>;
+
+/**
+ * One tool as the SDK registers it: its config and its callback, made once
+ * per process and added as they are to every server instance (HTTP builds
+ * one per request), so an instance costs the SDK's bookkeeping alone.
+ */
+export interface Registration {
+  readonly name: string;
+  readonly config: ToolConfig;
+  readonly callback: ToolCallback;
+  /** Registers the tool on `server`. */
+  addTo(server: McpServer): void;
+}
+
+/** Anything a server can register: a tool, or its listing standing in for it until its first call. */
+export interface Registrable {
+  readonly name: string;
+  /** The registration, taking each call's client from `clients`, under the policy in force. */
+  registration(clients: ClientSource, policy: CallPolicy): Registration;
+}
+
+/** The registration of `name` with this config and callback. */
+export function registrationOf(
+  name: string,
+  config: ToolConfig,
+  callback: ToolCallback,
+): Registration {
+  return {
+    name,
+    config,
+    callback,
+    addTo(server) {
+      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(name, config, callback);
+    },
+  };
+}
+
 /** A brand on every value {@link defineTool} makes, so a test can find tools left out of the catalogue. */
 const TOOL = Symbol("bitbucket-mcp tool");
 
 /** A tool with its types erased, so the catalogue can hold every tool in one list. */
-export interface Tool {
+export interface Tool extends Registrable {
   readonly [TOOL]: true;
   readonly name: string;
   readonly title: string;
@@ -92,8 +148,8 @@ export interface Tool {
   readonly access: Access;
   readonly annotations: ToolAnnotations;
   readonly hasDocumentText: boolean;
-  /** Adds the tool to a server, bound to the client it will call and the policy in force. */
-  register(server: McpServer, bitbucket: BitbucketClient, policy: CallPolicy): void;
+  /** The input and output JSON schemas converted from zod now, never precomputed: what the generated table must hold. */
+  convertedSchemas(): { input: JsonSchema; output: JsonSchema };
 }
 
 /** True for a value made by {@link defineTool}. */
@@ -116,8 +172,13 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     idempotentHint: spec.idempotent ?? readOnly,
     openWorldHint: true,
   };
-  const inputSchema = published(spec.input);
-  const outputSchema = published(spec.output);
+  const config: ToolConfig = {
+    title: spec.title,
+    description: spec.description,
+    inputSchema: published(spec.input),
+    outputSchema: published(spec.output),
+    annotations,
+  };
   return {
     [TOOL]: true,
     name: spec.name,
@@ -126,32 +187,26 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     access: spec.access,
     annotations,
     hasDocumentText: spec.document !== undefined,
-    register(server, bitbucket, policy) {
-      // The SDK has parsed `args` with `spec.input` before this callback runs, so
-      // widening the schema types here and narrowing `args` back is sound.
-      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
-        spec.name,
-        {
-          title: spec.title,
-          description: spec.description,
-          inputSchema,
-          outputSchema,
-          annotations,
-        },
-        async (args, ctx): Promise<CallToolResult> => {
-          const out = await spec.handler(args as z.infer<I>, {
-            bitbucket,
-            signal: ctx.mcpReq.signal,
-            policy,
-          });
-          const text = spec.document ? spec.document(out) : JSON.stringify(out);
-          return {
-            structuredContent: withoutUndefined(out) as Record<string, unknown>,
-            content: [{ type: "text" as const, text }],
-          };
-        },
-      );
+    registration(clients, policy) {
+      return registrationOf(spec.name, config, async (args, ctx) => {
+        // The SDK has parsed `args` with `spec.input` before this callback runs, so
+        // narrowing `args` back to the input type is sound.
+        const out = await spec.handler(args as z.infer<I>, {
+          bitbucket: clients(ctx),
+          signal: ctx.mcpReq.signal,
+          policy,
+        });
+        const text = spec.document ? spec.document(out) : JSON.stringify(out);
+        return {
+          structuredContent: withoutUndefined(out) as Record<string, unknown>,
+          content: [{ type: "text" as const, text }],
+        };
+      });
     },
+    convertedSchemas: () => ({
+      input: convertSchema(spec.input, "input"),
+      output: convertSchema(spec.output, "output"),
+    }),
   };
 }
 

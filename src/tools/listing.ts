@@ -3,7 +3,7 @@
  * tool says only what differs: where the listing is, what it holds, and how
  * an item is returned.
  */
-import type { z } from "zod";
+import type { z } from "../deps/zod.ts";
 import type { Query } from "../bitbucket/client.ts";
 import { rethrowDuring } from "../bitbucket/errors.ts";
 import { collectPages } from "../bitbucket/paging.ts";

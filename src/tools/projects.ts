@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import { Project } from "../bitbucket/entities/repository.ts";
 import { nameArg, PagingArgs } from "./args.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
@@ -10,9 +10,9 @@ import { ProjectOut, projectOut } from "./shapes/repository.ts";
 export const listProjects = defineTool({
   name: "list_projects",
   title: "List projects",
-  description: "Projects the token can see, optionally filtered by name: key, name, description.",
+  description: "Projects you can see, optionally by part of the name.",
   access: READ_ONLY,
-  input: z.object({ name: nameArg("Part of the project name").optional() }).extend(
+  input: z.object({ name: nameArg("Part of the name").optional() }).extend(
     PagingArgs.shape,
   ),
   output: pagedOutput("projects", ProjectOut),

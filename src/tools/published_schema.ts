@@ -1,7 +1,11 @@
-import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import type { StandardSchemaWithJSON } from "../deps/mcp.ts";
+import type { z } from "../deps/zod.ts";
 
-type JsonSchema = Record<string, unknown>;
+/** A JSON schema as published in `tools/list`. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The JSON Schema dialect the SDK asks for, and the generated manifest holds. */
+export const PUBLISHED_TARGET = "draft-2020-12";
 
 /** zod's bounds for `.int()`: they add bytes to every schema and tell a model nothing. */
 const NOISE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
@@ -24,6 +28,16 @@ function trim(node: unknown, root: boolean): unknown {
   return out;
 }
 
+/** zod's own conversion of `schema`, trimmed: what `tools/list` publishes for it. */
+export function convertSchema(
+  schema: z.ZodObject,
+  io: "input" | "output",
+  target = PUBLISHED_TARGET,
+): JsonSchema {
+  const convert = schema["~standard"].jsonSchema[io];
+  return trim(convert({ target } as Parameters<typeof convert>[0]), true) as JsonSchema;
+}
+
 /**
  * The zod object as the SDK sees it: zod still validates, and the JSON schema
  * is zod's own conversion, trimmed and computed once per process (the SDK
@@ -34,22 +48,16 @@ export function published<S extends z.ZodObject>(
 ): StandardSchemaWithJSON<unknown, z.output<S>> {
   const standard = schema["~standard"];
   const cache = new Map<string, JsonSchema>();
-  const convert = (io: "input" | "output") => (options: { target: string }): JsonSchema => {
+  const json = (io: "input" | "output") => (options: { target: string }): JsonSchema => {
     const key = `${io}:${options.target}`;
-    let json = cache.get(key);
-    if (!json) {
-      json = trim(
-        standard.jsonSchema[io](options as Parameters<typeof standard.jsonSchema.input>[0]),
-        true,
-      ) as JsonSchema;
-      cache.set(key, json);
+    let converted = cache.get(key);
+    if (!converted) {
+      converted = convertSchema(schema, io, options.target);
+      cache.set(key, converted);
     }
-    return json;
+    return converted;
   };
   return {
-    "~standard": {
-      ...standard,
-      jsonSchema: { input: convert("input"), output: convert("output") },
-    },
+    "~standard": { ...standard, jsonSchema: { input: json("input"), output: json("output") } },
   } as StandardSchemaWithJSON<unknown, z.output<S>>;
 }

@@ -1,10 +1,8 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
-import { Participant, PullRequest } from "../bitbucket/entities/pull_request.ts";
+import { PullRequest } from "../bitbucket/entities/pull_request.ts";
 import { MinimalRef } from "../bitbucket/entities/ref.ts";
-import { ApplicationUser } from "../bitbucket/entities/user.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { pageOf } from "../bitbucket/paging.ts";
 import {
   choiceArg,
   PrArgs,
@@ -16,37 +14,52 @@ import {
   VersionArg,
 } from "./args.ts";
 import { defineTool, safeWrite, unsafeWrite } from "./define.ts";
-import { callerName, prPath, qualifyBranch, readPullRequest } from "./pull_request_lookup.ts";
+import { prPath, qualifyBranch, readPullRequest } from "./pull_request_lookup.ts";
+import { defaultReviewers } from "./pull_request_reviewers.ts";
 import { PullRequestOut, pullRequestOut } from "./shapes/pull_request.ts";
-import { UserOut, userOut } from "./shapes/user.ts";
 
-const DescriptionArg = textArg("Description (Markdown)");
+const DescriptionArg = textArg("Markdown");
 const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
-/** Opens a pull request. */
+/** Opens a pull request, with the repository's default reviewers unless asked not to. */
 export const createPullRequest = defineTool({
   name: "create_pull_request",
   title: "Create a pull request",
-  description: "Open a pull request from a branch into to_ref, optionally as a draft.",
+  description:
+    "Open a pull request; its default reviewers are added unless default_reviewers is false.",
   access: safeWrite("opens a new pull request; nothing existing changes, and it can be declined"),
   input: RepoArgs.extend({
-    from_ref: refArg("Source branch, e.g. feature/x"),
+    from_ref: refArg("Source branch"),
     title: TitleArg,
-    to_ref: refArg("Target branch (default: the default branch)").optional(),
+    to_ref: refArg("Default: the default branch").optional(),
     description: DescriptionArg.optional(),
     reviewers: ReviewersArg.optional(),
-    draft: z.boolean().optional().describe("Open as a draft"),
+    default_reviewers: z.boolean().optional(),
+    draft: z.boolean().optional(),
   }),
-  output: z.object({ pullRequest: PullRequestOut }),
+  output: z.object({
+    pullRequest: PullRequestOut,
+    defaultReviewersAdded: z.array(z.string()).describe("Usernames added as default reviewers"),
+  }),
   async handler(args, { bitbucket, signal }) {
-    const { project, repo, from_ref, title, to_ref, description, reviewers, draft } = args;
-    const target = to_ref === undefined
+    const { project, repo, from_ref, title, to_ref, description, draft } = args;
+    const fromRef = qualifyBranch(from_ref);
+    const toRef = to_ref === undefined
       ? (await bitbucket.request({
         path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
         schema: MinimalRef,
         signal,
       })).body.id
       : qualifyBranch(to_ref);
+    const given = args.reviewers ?? [];
+    let added: string[] = [];
+    if (args.default_reviewers !== false) {
+      const found = await defaultReviewers(bitbucket, project, repo, { fromRef, toRef }, signal);
+      // The author cannot review their own pull request; Bitbucket would refuse it.
+      const taken = new Set([...given, found.caller ?? ""].map((n) => n.toLowerCase()));
+      added = found.users.map((u) => u.name).filter((n) => !taken.has(n.toLowerCase()));
+    }
+    const reviewers = [...given, ...added];
     const repository = { slug: repo, project: { key: project } };
     const { body: pr } = await bitbucket.request({
       method: "POST",
@@ -56,13 +69,13 @@ export const createPullRequest = defineTool({
         title,
         description,
         draft,
-        fromRef: { id: qualifyBranch(from_ref), repository },
-        toRef: { id: target, repository },
-        reviewers: reviewers === undefined ? undefined : reviewersBody(reviewers),
+        fromRef: { id: fromRef, repository },
+        toRef: { id: toRef, repository },
+        reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
       },
       signal,
     });
-    return { pullRequest: pullRequestOut(pr) };
+    return { pullRequest: pullRequestOut(pr), defaultReviewersAdded: added };
   },
 });
 
@@ -71,7 +84,7 @@ export const updatePullRequest = defineTool({
   name: "update_pull_request",
   title: "Update a pull request",
   description:
-    "Change a pull request's title, description, reviewers (the whole list), target branch or draft flag; the rest is kept.",
+    "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
   access: safeWrite(
     "edits only the fields given, against the version just read; each can be set back",
   ),
@@ -80,8 +93,8 @@ export const updatePullRequest = defineTool({
     title: TitleArg.optional(),
     description: DescriptionArg.optional(),
     reviewers: ReviewersArg.optional(),
-    to_ref: refArg("New target branch").optional(),
-    draft: z.boolean().optional().describe("Draft (true) or ready for review (false)"),
+    to_ref: refArg().optional(),
+    draft: z.boolean().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
   async handler(args, { bitbucket, signal }) {
@@ -127,7 +140,7 @@ const STRATEGIES = [
 
 const StrategyArg = choiceArg(
   STRATEGIES,
-  "Merge strategy (default: the repository's)",
+  "Default: the repository's",
   (raw) => raw.trim().toLowerCase().replace(/[_\s]+/g, "-"),
 );
 
@@ -148,13 +161,12 @@ async function versionOf(
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
   title: "Merge a pull request",
-  description:
-    "Merge a pull request now. Refused with the vetoes listed when a merge check fails, or when it changed since version.",
+  description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
   access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
   input: PrArgs.extend({
     version: VersionArg,
     strategy: StrategyArg.optional(),
-    message: textArg("Merge commit message").optional(),
+    message: textArg().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
   async handler({ project, repo, pr_id, version, strategy, message }, { bitbucket, signal }) {
@@ -173,11 +185,11 @@ export const mergePullRequest = defineTool({
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
   title: "Decline a pull request",
-  description: "Decline (close without merging) a pull request, optionally with a comment.",
+  description: "Decline (close unmerged) a pull request.",
   access: unsafeWrite("closes the pull request for every participant and stops its review"),
   input: PrArgs.extend({
     version: VersionArg,
-    comment: textArg("Why it is declined").optional(),
+    comment: textArg("Why").optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
   async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal }) {
@@ -192,8 +204,28 @@ export const declinePullRequest = defineTool({
   },
 });
 
+/** Reopens a declined pull request. */
+export const reopenPullRequest = defineTool({
+  name: "reopen_pull_request",
+  title: "Reopen a pull request",
+  description: "Reopen a declined pull request.",
+  access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
+  input: PrArgs.extend({ version: VersionArg }),
+  output: z.object({ pullRequest: PullRequestOut }),
+  async handler({ project, repo, pr_id, version }, { bitbucket, signal }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, version, signal);
+    const reopened = await postVersioned(
+      bitbucket,
+      prPath(project, repo, pr_id, "/reopen"),
+      { version: current },
+      signal,
+    );
+    return { pullRequest: pullRequestOut(reopened) };
+  },
+});
+
 /**
- * POSTs a merge or decline. The version goes in the body (RestPullRequest*Request)
+ * POSTs a merge, decline or reopen. The version goes in the body (RestPullRequest*Request)
  * and in the `version` query parameter the spec also documents, so that either
  * one a server reads holds the lock.
  */
@@ -225,8 +257,7 @@ const AutoMergeOut = z.object({
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
   title: "Enable auto-merge",
-  description:
-    "Have Bitbucket merge a pull request as soon as every merge check passes (at once if they pass now).",
+  description: "Merge a pull request as soon as every merge check passes.",
   access: unsafeWrite("merges into the target branch without another look, possibly at once"),
   idempotent: true,
   input: PrArgs.extend({ strategy: StrategyArg.optional() }),
@@ -248,7 +279,7 @@ export const enableAutoMerge = defineTool({
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
   title: "Disable auto-merge",
-  description: "Cancel a pull request's pending auto-merge.",
+  description: "Cancel a pending auto-merge.",
   access: safeWrite(
     "only stops a pending auto-merge; nothing is merged or lost, and it can be asked for again",
   ),
@@ -263,81 +294,5 @@ export const disableAutoMerge = defineTool({
       signal,
     });
     return { autoMerge: { pullRequestId: pr_id, status: "cancelled" as const } };
-  },
-});
-
-const REVIEW_STATUS = {
-  APPROVE: "APPROVED",
-  UNAPPROVE: "UNAPPROVED",
-  NEEDS_WORK: "NEEDS_WORK",
-} as const;
-
-/**
- * The slug of the user named `name`: from the pull request's people when they
- * are among them, else from Bitbucket's user search.
- */
-async function slugOf(
-  bitbucket: BitbucketClient,
-  pr: z.infer<typeof PullRequest>,
-  name: string,
-  signal: AbortSignal,
-): Promise<string> {
-  const same = (user: z.infer<typeof ApplicationUser>) =>
-    user.name.toLowerCase() === name.toLowerCase() && user.slug !== undefined;
-  const people = [pr.author, ...pr.reviewers, ...pr.participants].map((p) => p.user);
-  const known = people.find(same);
-  if (known?.slug) return known.slug;
-  const { body: users } = await bitbucket.request({
-    path: "/api/latest/users",
-    schema: pageOf(ApplicationUser),
-    query: { filter: name, limit: 100 },
-    signal,
-  });
-  const found = users.values.find(same);
-  if (found?.slug) return found.slug;
-  throw new Error(
-    `Cannot review as ${name}: Bitbucket's user search does not find that user's slug (hint: check that the token belongs to an active user)`,
-  );
-}
-
-/** Approves, unapproves or asks for changes on a pull request as the token's user. */
-export const submitPrReview = defineTool({
-  name: "submit_pr_review",
-  title: "Review a pull request",
-  description:
-    "Set your review of a pull request: approve, unapprove, or needs_work (request changes). You become a participant.",
-  access: unsafeWrite("an approval or needs-work status feeds the merge checks"),
-  idempotent: true,
-  input: PrArgs.extend({
-    action: choiceArg(["APPROVE", "UNAPPROVE", "NEEDS_WORK"] as const, "Review to give"),
-  }),
-  output: z.object({
-    participant: UserOut.extend({
-      role: z.string().optional().describe("AUTHOR, REVIEWER or PARTICIPANT"),
-      status: z.string().describe("APPROVED, NEEDS_WORK or UNAPPROVED"),
-      lastReviewedCommit: z.string().optional(),
-    }),
-  }),
-  async handler({ project, repo, pr_id, action }, { bitbucket, signal }) {
-    // The participant resource is keyed by user slug. The pull request GET names
-    // the token's user in X-AUSERNAME, and its people usually include them.
-    const { pr, headers } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
-    const name = callerName(headers, `GET ${prPath(project, repo, pr_id)}`);
-    const slug = await slugOf(bitbucket, pr, name, signal);
-    const { body: participant } = await bitbucket.request({
-      method: "PUT",
-      path: prPath(project, repo, pr_id) + apiPath`/participants/${slug}`,
-      schema: Participant,
-      body: { status: REVIEW_STATUS[action] },
-      signal,
-    });
-    return {
-      participant: {
-        ...userOut(participant.user),
-        role: participant.role,
-        status: participant.status ?? REVIEW_STATUS[action],
-        lastReviewedCommit: participant.lastReviewedCommit,
-      },
-    };
   },
 });

@@ -3,7 +3,7 @@
  * path, branch names as refs, the pull request as read now, and who the
  * caller is.
  */
-import type { z } from "zod";
+import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { authenticatedUser } from "../bitbucket/caller.ts";
 import { PullRequest } from "../bitbucket/entities/pull_request.ts";

@@ -1,13 +1,19 @@
-import { z } from "zod";
-import type { BitbucketClient, Query } from "../bitbucket/client.ts";
+import { z } from "../deps/zod.ts";
+import type { Query } from "../bitbucket/client.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
-import { Change, Mergeability, pathText, PullRequest } from "../bitbucket/entities/pull_request.ts";
+import {
+  Change,
+  Mergeability,
+  PullRequest,
+  PullRequestSettings,
+} from "../bitbucket/entities/pull_request.ts";
+import { Activity } from "../bitbucket/entities/pull_request_comment.ts";
 import { Repository } from "../bitbucket/entities/repository.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { collectPages } from "../bitbucket/paging.ts";
 import {
   choiceArg,
-  DEFAULT_DOCUMENT_BYTES,
+  ContextLinesArg,
   maxBytesArg,
   PagingArgs,
   pathArg,
@@ -15,9 +21,11 @@ import {
   refArg,
   RepoArgs,
 } from "./args.ts";
+import { boundedDiff, changedPaths } from "./bounded_diff.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { listing } from "./listing.ts";
 import { callerName, prPath, qualifyBranch, readPullRequest } from "./pull_request_lookup.ts";
+import { ActivityOut, activityOut } from "./shapes/activity.ts";
 import { CommitOut, commitOut } from "./shapes/commit.ts";
 import { diffDocument, DiffOut } from "./shapes/diff.ts";
 import { pagedOutput, pagedResult } from "./shapes/page.ts";
@@ -31,7 +39,6 @@ import {
   PullRequestSummary,
   pullRequestSummary,
 } from "./shapes/pull_request.ts";
-import { cutDiff, fileDiff, LOOKAHEAD_BYTES, PATH_SCAN_BYTES } from "./unified_diff.ts";
 
 /**
  * Lists one repository's pull requests, or (with neither project nor repo) the
@@ -40,16 +47,15 @@ import { cutDiff, fileDiff, LOOKAHEAD_BYTES, PATH_SCAN_BYTES } from "./unified_d
 export const listPullRequests = defineTool({
   name: "list_pull_requests",
   title: "List pull requests",
-  description:
-    "Pull requests of a repository, or (without project and repo) your own across Bitbucket. Newest first.",
+  description: "Pull requests of a repository, or without project and repo yours everywhere.",
   access: READ_ONLY,
   input: RepoArgs.partial().extend({
-    state: choiceArg(["OPEN", "MERGED", "DECLINED", "ALL"] as const, "State (default OPEN)")
+    state: choiceArg(["OPEN", "MERGED", "DECLINED", "ALL"] as const, "Default OPEN")
       .optional(),
-    role: choiceArg(["AUTHOR", "REVIEWER", "PARTICIPANT"] as const, "Only those where you are")
+    role: choiceArg(["AUTHOR", "REVIEWER", "PARTICIPANT"] as const, "Your role")
       .optional(),
-    source_branch: refArg("Only from this branch (needs project and repo)").optional(),
-    target_branch: refArg("Only into this branch (needs project and repo)").optional(),
+    source_branch: refArg().optional(),
+    target_branch: refArg().optional(),
   }).extend(PagingArgs.shape),
   output: pagedOutput("pullRequests", PullRequestSummary),
   async handler(args, { bitbucket, signal }) {
@@ -112,8 +118,7 @@ export const listPullRequests = defineTool({
 export const getPullRequest = defineTool({
   name: "get_pull_request",
   title: "Get a pull request",
-  description:
-    "One pull request: title, description, state, version, author, reviewers with their status, refs and dates.",
+  description: "One pull request: description, state, version, reviewers, refs.",
   access: READ_ONLY,
   input: PrArgs,
   output: z.object({ pullRequest: PullRequestOut }),
@@ -127,71 +132,42 @@ export const getPullRequest = defineTool({
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
   title: "Get a pull request diff",
-  description:
-    `Unified diff of a pull request, or of one file with path. Cut at max_bytes (default ${DEFAULT_DOCUMENT_BYTES}) with truncated and the files left out.`,
+  description: "Diff of a pull request or one of its files, cut at max_bytes.",
   access: READ_ONLY,
   input: PrArgs.extend({
-    path: pathArg("Only this file (new or old path), e.g. src/app.ts").optional(),
-    context_lines: z.number().int().min(0).max(100).optional().describe(
-      "Context lines around each change (Bitbucket's default if absent)",
-    ),
+    path: pathArg("Only this file").optional(),
+    context_lines: ContextLinesArg,
     max_bytes: maxBytesArg(256),
   }),
   output: DiffOut,
   document: (out) => diffDocument(out, "the pull request changes nothing"),
-  async handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket, signal }) {
-    const read = await bitbucket.getBytes({
-      path: prPath(project, repo, pr_id, ".diff"),
-      maxBytes: path === undefined ? max_bytes + LOOKAHEAD_BYTES : PATH_SCAN_BYTES,
-      query: { contextLines: context_lines },
-      signal,
-    });
-    if (path !== undefined) {
-      const one = fileDiff(read.bytes, read.complete, path, max_bytes);
-      if (one) return one;
-      throw new Error(
-        `Cannot show ${JSON.stringify(path)} in pull request #${pr_id} of ${project}/${repo}: ${
-          read.complete
-            ? "the pull request does not change it"
-            : `it is not in the first ${PATH_SCAN_BYTES} bytes of the diff`
-        } (hint: list_pr_changes lists the changed paths)`,
-      );
-    }
-    const cut = cutDiff(read.bytes, read.complete, max_bytes);
-    if (!cut.truncated) return cut;
-    const changed = await changedFiles(bitbucket, project, repo, pr_id, signal);
-    return {
-      diff: cut.diff,
-      truncated: true,
-      omittedFiles: changed.filter((file) => !cut.wholeFiles.has(file)),
-    };
+  handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket, signal }) {
+    return boundedDiff(
+      {
+        read: (maxBytes) =>
+          bitbucket.getBytes({
+            path: prPath(project, repo, pr_id, ".diff"),
+            maxBytes,
+            query: { contextLines: context_lines },
+            signal,
+          }),
+        changedPaths: () =>
+          changedPaths(bitbucket, prPath(project, repo, pr_id, "/changes"), {}, signal),
+        what: `pull request #${pr_id} of ${project}/${repo}`,
+        subject: "the pull request",
+        hint: "list_pr_changes lists the changed paths",
+      },
+      path,
+      max_bytes,
+    );
   },
 });
-
-/** Every path a pull request changes, in Bitbucket's order. */
-async function changedFiles(
-  bitbucket: BitbucketClient,
-  project: string,
-  repo: string,
-  id: number,
-  signal: AbortSignal,
-): Promise<string[]> {
-  const page = await collectPages(
-    bitbucket,
-    prPath(project, repo, id, "/changes"),
-    Change,
-    { limit: MAX_LIMIT },
-    {},
-    signal,
-  );
-  return page.values.map((c) => pathText(c.path));
-}
 
 /** Lists the files a pull request changes. */
 export const listPrChanges = defineTool({
   name: "list_pr_changes",
   title: "List pull request changes",
-  description: "Files a pull request changes: path, change type, and source path of moves/copies.",
+  description: "Files a pull request changes.",
   access: READ_ONLY,
   input: PrArgs.extend(PagingArgs.shape),
   output: pagedOutput("changes", ChangeOut),
@@ -213,21 +189,39 @@ export const listPrCommits = defineTool({
   })),
 });
 
-/** Says whether a pull request can merge now, and what stops it. */
+/** Says whether a pull request can merge now, what stops it, and which strategies it may use. */
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
   title: "Get pull request merge status",
   description:
-    "Whether an open pull request can merge now: conflicts, and each merge check that vetoes it.",
+    "Whether a pull request can merge now: conflicts, vetoing merge checks, allowed strategies.",
   access: READ_ONLY,
   input: PrArgs,
   output: z.object({ mergeStatus: MergeStatusOut }),
   async handler({ project, repo, pr_id }, { bitbucket, signal }) {
-    const { body } = await bitbucket.request({
+    const { body: merge } = await bitbucket.request({
       path: prPath(project, repo, pr_id, "/merge"),
       schema: Mergeability,
       signal,
     });
-    return { mergeStatus: mergeStatusOut(body) };
+    const { body: settings } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/settings/pull-requests`,
+      schema: PullRequestSettings,
+      signal,
+    });
+    return { mergeStatus: mergeStatusOut(merge, settings) };
   },
+});
+
+/** Lists a pull request's timeline. */
+export const listPrActivity = defineTool({
+  name: "list_pr_activity",
+  title: "List pull request activity",
+  description: "A pull request's timeline, newest first.",
+  access: READ_ONLY,
+  input: PrArgs.extend(PagingArgs.shape),
+  output: pagedOutput("activities", ActivityOut),
+  handler: listing("activities", Activity, activityOut, ({ project, repo, pr_id }) => ({
+    path: prPath(project, repo, pr_id, "/activities"),
+  })),
 });

@@ -1,10 +1,20 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
+import { rethrowDuring } from "../bitbucket/errors.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { Branch, Tag } from "../bitbucket/entities/ref.ts";
-import { apiPath } from "../bitbucket/path.ts";
+import { apiPath, segments } from "../bitbucket/path.ts";
 import { pageOf } from "../bitbucket/paging.ts";
-import { NameFilterArg, PagingArgs, refArg, RepoArgs, textArg } from "./args.ts";
-import { defineTool, READ_ONLY, safeWrite } from "./define.ts";
+import {
+  CommitIdArg,
+  NameFilterArg,
+  PagingArgs,
+  refArg,
+  refPathArg,
+  RepoArgs,
+  textArg,
+} from "./args.ts";
+import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "./define.ts";
+import { qualifyBranch } from "./pull_request_lookup.ts";
 import { listing } from "./listing.ts";
 import { pagedOutput } from "./shapes/page.ts";
 import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "./shapes/ref.ts";
@@ -18,7 +28,7 @@ function refsPath(project: string, repo: string, kind: "branches" | "tags"): str
 export const listBranches = defineTool({
   name: "list_branches",
   title: "List branches",
-  description: "Branches of a repository with their head commits; the default branch is marked.",
+  description: "Branches with their head commits; the default one is marked.",
   access: READ_ONLY,
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
   output: pagedOutput("branches", BranchOut),
@@ -32,7 +42,7 @@ export const listBranches = defineTool({
 export const listTags = defineTool({
   name: "list_tags",
   title: "List tags",
-  description: "Tags of a repository with the commits they point at.",
+  description: "Tags with the commits they point at.",
   access: READ_ONLY,
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
   output: pagedOutput("tags", TagOut),
@@ -71,9 +81,9 @@ export const resolveRef = defineTool({
   name: "resolve_ref",
   title: "Resolve a ref",
   description:
-    "Resolve a branch or tag name (or refs/heads/..., refs/tags/...) to its ref and commit. A name that is both resolves to the branch.",
+    "A branch or tag name (or refs/heads/..., refs/tags/...) as its ref and commit; a branch wins over a tag.",
   access: READ_ONLY,
-  input: RepoArgs.extend({ ref: refArg("Branch or tag name, e.g. main or refs/tags/v1.0") }),
+  input: RepoArgs.extend({ ref: refArg("e.g. main or refs/tags/v1.0") }),
   output: z.object({ ref: ResolvedRefOut }),
   async handler({ project, repo, ref }, { bitbucket, signal }) {
     const kinds = [
@@ -98,14 +108,14 @@ export const resolveRef = defineTool({
 export const createTag = defineTool({
   name: "create_tag",
   title: "Create a tag",
-  description: "Create a tag at a branch, tag or commit; annotated when a message is given.",
+  description: "Tag a branch, tag or commit; annotated when given a message.",
   access: safeWrite(
     "adds a new ref; nothing existing is changed, and an existing tag name is refused",
   ),
   input: RepoArgs.extend({
-    name: refArg("Tag name, e.g. v1.2.0"),
-    start_point: refArg("Branch, tag or commit id to tag"),
-    message: textArg("Annotation message", 65_536).optional(),
+    name: refArg(),
+    start_point: refArg("Branch, tag or commit"),
+    message: textArg("Annotation", 65_536).optional(),
   }),
   output: z.object({ tag: TagOut }),
   async handler({ project, repo, name, start_point, message }, { bitbucket, signal }) {
@@ -129,8 +139,8 @@ export const createBranch = defineTool({
     "adds a new ref; nothing existing is changed, and an existing branch name is refused",
   ),
   input: RepoArgs.extend({
-    name: refArg("New branch name, e.g. feature/login"),
-    start_point: refArg("Branch, tag or commit id to start from"),
+    name: refArg(),
+    start_point: refArg("Branch, tag or commit"),
   }),
   output: z.object({ branch: RefTipOut }),
   async handler({ project, repo, name, start_point }, { bitbucket, signal }) {
@@ -145,5 +155,52 @@ export const createBranch = defineTool({
       signal,
     });
     return { branch: refTipOut(branch) };
+  },
+});
+
+/** Deletes a branch, optionally only while it still points at an expected commit. */
+export const deleteBranch = defineTool({
+  name: "delete_branch",
+  title: "Delete a branch",
+  description: "Delete a branch; with end_point, only if it points there.",
+  access: unsafeWrite("a deleted branch cannot be restored from Bitbucket"),
+  idempotent: true,
+  input: RepoArgs.extend({
+    name: refArg(),
+    end_point: CommitIdArg.optional().describe("Expected head commit"),
+  }),
+  output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  async handler({ project, repo, name, end_point }, { bitbucket, signal }) {
+    const ref = qualifyBranch(name);
+    // branch-utils deletes by name in the body; it answers 204 whether or not the branch existed.
+    await bitbucket.request({
+      method: "DELETE",
+      path: apiPath`/branch-utils/latest/projects/${project}/repos/${repo}/branches`,
+      body: { name: ref, endPoint: end_point },
+      schema: z.unknown(),
+      signal,
+    }).catch(rethrowDuring(`delete branch ${JSON.stringify(name)} in ${project}/${repo}`));
+    return { deleted: ref };
+  },
+});
+
+/** Deletes a tag. */
+export const deleteTag = defineTool({
+  name: "delete_tag",
+  title: "Delete a tag",
+  description: "Delete a tag.",
+  access: unsafeWrite("a deleted tag cannot be restored from Bitbucket"),
+  idempotent: true,
+  input: RepoArgs.extend({ name: refPathArg("Tag") }),
+  output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  async handler({ project, repo, name }, { bitbucket, signal }) {
+    const tag = name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
+    await bitbucket.request({
+      method: "DELETE",
+      path: apiPath`/git/latest/projects/${project}/repos/${repo}/tags/${segments(tag)}`,
+      schema: z.unknown(),
+      signal,
+    }).catch(rethrowDuring(`delete tag ${JSON.stringify(tag)} in ${project}/${repo}`));
+    return { deleted: `refs/tags/${tag}` };
   },
 });

@@ -1,22 +1,28 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import { apiPath } from "../bitbucket/path.ts";
 import { Repository } from "../bitbucket/entities/repository.ts";
+import { MinimalRef } from "../bitbucket/entities/ref.ts";
+import { BitbucketError, rethrowDuring } from "../bitbucket/errors.ts";
 import { nameArg, PagingArgs, RepoArgs } from "./args.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { listing } from "./listing.ts";
 import { pagedOutput } from "./shapes/page.ts";
-import { RepositorySummaryOut, repositorySummaryOut } from "./shapes/repository.ts";
+import {
+  RepositoryOut,
+  repositoryOut,
+  RepositorySummaryOut,
+  repositorySummaryOut,
+} from "./shapes/repository.ts";
 
 /** Finds repositories by name and/or project across the server. */
 export const searchRepositories = defineTool({
   name: "search_repositories",
   title: "Search repositories",
-  description:
-    "Find repositories the token can see, by name (case-insensitive, partial) and/or project key.",
+  description: "Repositories by part of their name and/or by project.",
   access: READ_ONLY,
   input: PagingArgs.extend({
-    name: nameArg("Part of the repository name").optional(),
-    project: nameArg("Project key").optional(),
+    name: nameArg("Part of the name").optional(),
+    project: nameArg().optional(),
   }),
   output: pagedOutput("repositories", RepositorySummaryOut),
   handler: listing("repositories", Repository, repositorySummaryOut, ({ name, project }) => ({
@@ -25,31 +31,30 @@ export const searchRepositories = defineTool({
   })),
 });
 
-/** Gives the URLs to `git clone` a repository over HTTPS and SSH. */
-export const getRepositoryCloneInfo = defineTool({
-  name: "get_repository_clone_info",
-  title: "Get clone URLs",
-  description: "The HTTPS and SSH URLs to git clone a repository.",
+/** Reads one repository: its settings, default branch, clone URLs and fork origin. */
+export const getRepository = defineTool({
+  name: "get_repository",
+  title: "Get a repository",
+  description: "A repository: default branch, description, flags, clone URLs, fork origin.",
   access: READ_ONLY,
   input: RepoArgs,
-  output: z.object({
-    cloneUrls: z.object({
-      https: z.string().optional().describe("HTTP(S) clone URL"),
-      ssh: z.string().optional().describe("SSH clone URL"),
-    }),
-  }),
+  output: z.object({ repository: RepositoryOut }),
   async handler({ project, repo }, { bitbucket, signal }) {
-    const { body: repository } = await bitbucket.request({
-      path: apiPath`/api/latest/projects/${project}/repos/${repo}`,
-      schema: Repository,
+    const path = apiPath`/api/latest/projects/${project}/repos/${repo}`;
+    const { body: repository } = await bitbucket.request({ path, schema: Repository, signal });
+    // The repository resource does not say its default branch (the spec marks it write-only).
+    const defaultBranch = await bitbucket.request({
+      path: `${path}/default-branch`,
+      schema: MinimalRef,
       signal,
-    });
-    const links = repository.links?.clone ?? [];
-    return {
-      cloneUrls: {
-        https: links.find((l) => l.name === "http")?.href,
-        ssh: links.find((l) => l.name === "ssh")?.href,
+    }).then(
+      ({ body }) => body.displayId ?? body.id,
+      (error) => {
+        // The repository exists (it was just read), so a 404 means it has no default branch yet.
+        if (error instanceof BitbucketError && error.kind === "not_found") return undefined;
+        return rethrowDuring(`read the default branch of ${project}/${repo}`)(error);
       },
-    };
+    );
+    return { repository: repositoryOut(repository, defaultBranch) };
   },
 });

@@ -1,17 +1,20 @@
-import { z } from "zod";
+import { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { rethrowDuring } from "../bitbucket/errors.ts";
 import { FileSize, ListedFile } from "../bitbucket/entities/source.ts";
 import { apiPath, segments } from "../bitbucket/path.ts";
 import {
   AtArg,
-  DEFAULT_DOCUMENT_BYTES,
   filePathArg,
+  lineArg,
+  MAX_DOCUMENT_BYTES,
   maxBytesArg,
   PagingArgs,
   RepoArgs,
 } from "./args.ts";
+import { commitAt } from "./commit_at.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
+import { lineWindow, numberedLines, splitLines } from "./file_window.ts";
 import { listing } from "./listing.ts";
 import { pagedOutput } from "./shapes/page.ts";
 
@@ -24,11 +27,10 @@ function refText(at: string | undefined): string {
 export const listFiles = defineTool({
   name: "list_files",
   title: "List files",
-  description:
-    "Paths of the files under a directory (recursively; whole repository if path is absent) at a ref.",
+  description: "Files under a directory (default: all), recursively.",
   access: READ_ONLY,
   input: RepoArgs.extend({
-    path: filePathArg("Directory, e.g. src/lib").optional(),
+    path: filePathArg("Directory").optional(),
     at: AtArg,
   }).extend(PagingArgs.shape),
   output: pagedOutput("files", z.string().describe("Path from the repository root")),
@@ -51,6 +53,9 @@ export const listFiles = defineTool({
   ),
 });
 
+/** The most lines one windowed read may ask for. */
+const MAX_WINDOW_LINES = 10_000;
+
 /** How far into a file a NUL byte marks it as binary (git's own heuristic). */
 const BINARY_SNIFF_BYTES = 8000;
 
@@ -69,63 +74,112 @@ export function decodeText(bytes: Uint8Array, complete: boolean): string | undef
   }
 }
 
-/** Reads a text file at a ref, up to a byte limit. */
+const FileOut = z.object({
+  path: z.string(),
+  ref: z.string().optional().describe("The ref read; absent for the default branch"),
+  commitId: z.string().describe("Commit read at: commit_file's source_commit_id"),
+  content: z.string().describe(
+    "UTF-8 text (of the lines asked for), cut at max_bytes when truncated",
+  ),
+  truncated: z.boolean(),
+  size: z.number().int().optional().describe(
+    "Size of the whole file in bytes; absent if Bitbucket could not tell",
+  ),
+  totalLines: z.number().int().optional().describe(
+    "Lines in the file; absent if not read to its end",
+  ),
+  startLine: z.number().int().optional().describe("With start_line or line_count: first line"),
+  endLine: z.number().int().optional().describe("Last line shown"),
+});
+
+/**
+ * The text block of a file: the file itself, or for a window its lines
+ * numbered; then one line saying which commit was read and what was cut, so a
+ * model reading only this block has the commit id and never takes a cut file
+ * as whole.
+ */
+function fileDocument(file: z.infer<typeof FileOut>): string {
+  const lines = file.totalLines === undefined ? "" : ` of ${file.totalLines}`;
+  const cut = file.truncated ? "; cut at max_bytes, raise it or read on from endLine" : "";
+  if (file.startLine !== undefined && file.endLine !== undefined) {
+    return `${
+      numberedLines(file.content, file.startLine)
+    }\n[lines ${file.startLine}-${file.endLine}${lines} at commit ${file.commitId}${cut}]`;
+  }
+  if (!file.truncated) return `${file.content}\n[commit ${file.commitId}]`;
+  const shown = new TextEncoder().encode(file.content).length;
+  const of = file.size === undefined ? "" : ` of ${file.size}`;
+  return `${file.content}\n[truncated: ${shown}${of} bytes shown; raise max_bytes to read more, or read lines with start_line; commit ${file.commitId}]`;
+}
+
+/** Reads a text file at a ref, whole or a window of its lines, up to a byte limit. */
 export const getFileContent = defineTool({
   name: "get_file_content",
   title: "Get file content",
   description:
-    `Text of a file at a ref, cut after max_bytes (default ${DEFAULT_DOCUMENT_BYTES}) with truncated and the full size. Binary files are refused.`,
+    "A text file, whole or numbered lines from start_line, cut at max_bytes; with the commit read.",
   access: READ_ONLY,
   input: RepoArgs.extend({
-    path: filePathArg("File path from the repository root, e.g. src/app.ts"),
+    path: filePathArg(),
     at: AtArg,
+    start_line: lineArg().optional(),
+    line_count: z.number().int().min(1).max(MAX_WINDOW_LINES).optional(),
     max_bytes: maxBytesArg(1),
   }),
-  output: z.object({
-    file: z.object({
-      path: z.string(),
-      ref: z.string().optional().describe("The ref read; absent for the default branch"),
-      content: z.string().describe("UTF-8 text, cut at max_bytes when truncated"),
-      truncated: z.boolean(),
-      size: z.number().int().optional().describe(
-        "Size of the whole file in bytes; absent if Bitbucket could not tell",
-      ),
-    }),
-  }),
-  // A cut file says so after its text: a model reading only this block must not take it as whole.
-  document: ({ file }) => {
-    if (!file.truncated) return file.content;
-    const shown = new TextEncoder().encode(file.content).length;
-    const of = file.size === undefined ? "" : ` of ${file.size}`;
-    return `${file.content}\n[truncated: ${shown}${of} bytes shown; raise max_bytes to read more]`;
-  },
-  async handler({ project, repo, path, at, max_bytes }, { bitbucket, signal }) {
+  output: z.object({ file: FileOut }),
+  document: ({ file }) => fileDocument(file),
+  async handler(args, ctx) {
+    const { project, repo, path, at, start_line, line_count, max_bytes } = args;
+    const { bitbucket, signal } = ctx;
     const action = `read ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`;
-    // The raw resource streams the file's bytes, so only max_bytes of them are
-    // downloaded and the cut and the size are exact; `browse` pages by lines
-    // wrapped in JSON, which cannot be cut at a byte count.
+    // Read at the commit the ref names now, so content and commitId agree.
+    const commitId = await commitAt(ctx, project, repo, at, action);
+    const windowed = start_line !== undefined || line_count !== undefined;
+    // The raw resource streams the file's bytes, so only what is needed is
+    // downloaded and a cut and the size are exact; a window is found among the
+    // first MAX_DOCUMENT_BYTES, then cut at max_bytes.
     const raw = await bitbucket.getBytes({
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/raw/${segments(path)}`,
-      maxBytes: max_bytes,
-      query: { at },
+      maxBytes: windowed ? MAX_DOCUMENT_BYTES : max_bytes,
+      query: { at: commitId },
       signal,
     }).catch(rethrowDuring(action));
-    const content = decodeText(raw.bytes, raw.complete);
-    if (content === undefined) {
+    const text = decodeText(raw.bytes, raw.complete);
+    if (text === undefined) {
       throw new Error(
         `Cannot ${action}: it is a binary file, or text not in UTF-8 (hint: only UTF-8 text can be shown; clone the repository to work with it)`,
       );
     }
+    // Of a file cut short, only lines that ended are whole.
+    const lines = splitLines(text).filter((line, i, all) =>
+      raw.complete || i < all.length - 1 || line.endsWith("\n")
+    );
+    const totalLines = raw.complete ? lines.length : undefined;
     const size = raw.complete
       ? raw.bytes.length
-      : await fileSize(bitbucket, project, repo, path, at, signal);
+      : await fileSize(bitbucket, project, repo, path, commitId, signal);
+    const file = { path, ref: at, commitId, size, totalLines };
+    if (!windowed) return { file: { ...file, content: text, truncated: !raw.complete } };
+    const start = start_line ?? 1;
+    if (start > lines.length) {
+      throw new Error(
+        `Cannot ${action}: it ${
+          raw.complete
+            ? `has ${lines.length} lines, so none starts at line ${start} (hint: start_line at most ${lines.length})`
+            : `has more than ${MAX_DOCUMENT_BYTES} bytes, and line ${start} lies beyond the first ${lines.length} lines (hint: clone the repository to read that far)`
+        }`,
+      );
+    }
+    const window = lineWindow(lines, start, line_count, max_bytes);
+    const beyond = !raw.complete &&
+      (line_count === undefined || start - 1 + line_count > lines.length);
     return {
       file: {
-        path,
-        ref: at,
-        content,
-        truncated: !raw.complete,
-        size,
+        ...file,
+        content: window.content,
+        truncated: window.cut || beyond,
+        startLine: window.startLine,
+        endLine: window.endLine,
       },
     };
   },

@@ -34,11 +34,24 @@ export const builds: DomainCases = {
       path: `/insights/latest/projects/PROJ/repos/web/commits/${BUILT}/reports`,
       fixture: "builds/insights-reports.json",
     },
+    {
+      method: "GET",
+      path: `/insights/latest/projects/PROJ/repos/web/commits/${PR_42_HEAD}/annotations`,
+      fixture: "builds/insights-annotations.json",
+    },
     // An abbreviated id is looked up before a repository-scoped build or insights call.
     { method: "GET", path: `${REPO}/commits/8d51122def5`, fixture: "commits/commit.json" },
     { method: "POST", path: `${REPO}/commits/${BUILT}/builds`, status: 204 },
   ],
   toolArguments: {
+    list_code_insights_annotations: {
+      args: { project: "PROJ", repo: "web", commit_id: PR_42_HEAD },
+      requests: [{
+        method: "GET",
+        path: `/insights/latest/projects/PROJ/repos/web/commits/${PR_42_HEAD}/annotations`,
+        query: {},
+      }],
+    },
     get_build_status: {
       args: { commit_id: BUILT },
       requests: [{

@@ -5,9 +5,11 @@ import { projects } from "./projects.ts";
 import { pullRequests } from "./pull_requests.ts";
 import { refs } from "./refs.ts";
 import { repositories } from "./repositories.ts";
+import { search } from "./search.ts";
 import { source } from "./source.ts";
 import { system } from "./system.ts";
 import type { ContractCase, DomainCases } from "./types.ts";
+import { users } from "./users.ts";
 
 /**
  * Every domain's cases: one entry per Bitbucket domain the tools cover, and
@@ -22,6 +24,8 @@ const DOMAINS: DomainCases[] = [
   pullRequests,
   builds,
   source,
+  search,
+  users,
   system,
 ];
 

@@ -4,10 +4,22 @@ import type { DomainCases } from "./types.ts";
 export const REPO = "/api/latest/projects/PROJ/repos/web";
 /** Pull request #42: two reviewers (APPROVED, NEEDS_WORK), an inline thread, two tasks, three files. */
 export const PR = `${REPO}/pull-requests/42`;
+/** Where a repository's default reviewers are asked for. */
+export const DEFAULT_REVIEWERS = "/default-reviewers/latest/projects/PROJ/repos/web/reviewers";
 /** The user the fixture Bitbucket says the token belongs to (a reviewer of #42). */
 export const CALLER = "bwilson";
 /** What Bitbucket sends on authenticated answers: the caller's username. */
 export const AS_CALLER = { "X-AUSERNAME": CALLER };
+
+/** What the default reviewers resource is asked for a pull request from `fromRef` into main. */
+export function defaultReviewersQuery(fromRef: string): Record<string, string> {
+  return {
+    sourceRepoId: "11",
+    targetRepoId: "11",
+    sourceRefId: fromRef,
+    targetRefId: "refs/heads/main",
+  };
+}
 
 const PR42_DESCRIPTION =
   "Checks the username and password fields before the form is sent.\n\n- rejects an empty password\n- moves the auth docs to docs/login.md";
@@ -35,6 +47,14 @@ export const pullRequests: DomainCases = {
       fixture: "pull_requests/pr-created.json",
     },
     { method: "GET", path: `${REPO}/default-branch`, fixture: "pull_requests/default-branch.json" },
+    // The repository (its id, and the caller) and its default reviewers, for a new pull request.
+    { method: "GET", path: REPO, fixture: "repositories/repo-web.json", headers: AS_CALLER },
+    {
+      method: "GET",
+      path: DEFAULT_REVIEWERS,
+      fixture: "pull_requests/default-reviewers.json",
+      headers: AS_CALLER,
+    },
     { method: "GET", path: PR, fixture: "pull_requests/pr-42.json", headers: AS_CALLER },
     { method: "PUT", path: PR, fixture: "pull_requests/pr-42-updated.json" },
     {
@@ -71,15 +91,43 @@ export const pullRequests: DomainCases = {
       fixture: "pull_requests/tasks-resolved.json",
     },
     { method: "GET", path: `${PR}/blocker-comments`, fixture: "pull_requests/tasks.json" },
-    { method: "GET", path: `${PR}/blocker-comments/301`, fixture: "pull_requests/task-301.json" },
+    // Comments by id: a task (301), a suggestion (309), and the review's own (310, 311).
+    { method: "GET", path: `${PR}/comments/301`, fixture: "pull_requests/task-301.json" },
+    { method: "PUT", path: `${PR}/comments/301`, fixture: "pull_requests/task-301-resolved.json" },
+    { method: "GET", path: `${PR}/comments/309`, fixture: "pull_requests/comment-309.json" },
+    { method: "POST", path: `${PR}/comments/309/apply-suggestion`, status: 204 },
+    { method: "GET", path: `${PR}/comments/310`, fixture: "pull_requests/comment-310.json" },
+    { method: "PUT", path: `${PR}/comments/310`, fixture: "pull_requests/comment-310-edited.json" },
+    { method: "DELETE", path: `${PR}/comments/310`, status: 204 },
+    { method: "GET", path: `${PR}/comments/311`, fixture: "pull_requests/comment-311.json" },
     {
       method: "PUT",
-      path: `${PR}/blocker-comments/301`,
-      fixture: "pull_requests/task-301-resolved.json",
+      path: `${PR}/comments/311`,
+      fixture: "pull_requests/comment-311-resolved.json",
     },
+    // The caller's pending review: two drafts.
+    {
+      method: "GET",
+      path: `${PR}/review`,
+      fixture: "pull_requests/review.json",
+      headers: AS_CALLER,
+    },
+    {
+      method: "PUT",
+      path: `${PR}/review`,
+      fixture: "pull_requests/participant-needs-work.json",
+      headers: AS_CALLER,
+    },
+    { method: "DELETE", path: `${PR}/review`, status: 204 },
     { method: "GET", path: `${PR}/merge`, fixture: "pull_requests/merge-status.json" },
+    {
+      method: "GET",
+      path: `${REPO}/settings/pull-requests`,
+      fixture: "pull_requests/pr-settings.json",
+    },
     { method: "POST", path: `${PR}/merge`, fixture: "pull_requests/pr-42-merged.json" },
     { method: "POST", path: `${PR}/decline`, fixture: "pull_requests/pr-42-declined.json" },
+    { method: "POST", path: `${PR}/reopen`, fixture: "pull_requests/pr-42-reopened.json" },
     { method: "DELETE", path: `${PR}/auto-merge`, status: 204 },
     {
       method: "PUT",
@@ -138,7 +186,78 @@ export const pullRequests: DomainCases = {
     },
     get_pr_merge_status: {
       args: { project: "PROJ", repo: "web", pr_id: 42 },
-      requests: [{ method: "GET", path: `${PR}/merge`, query: {} }],
+      requests: [
+        { method: "GET", path: `${PR}/merge`, query: {} },
+        { method: "GET", path: `${REPO}/settings/pull-requests`, query: {} },
+      ],
+    },
+    list_pr_activity: {
+      args: { project: "PROJ", repo: "web", pr_id: 42 },
+      requests: [{ method: "GET", path: `${PR}/activities`, query: { start: "0", limit: "25" } }],
+    },
+    get_pr_review: {
+      args: { project: "PROJ", repo: "web", pr_id: 42 },
+      requests: [{ method: "GET", path: `${PR}/review`, query: { start: "0", limit: "25" } }],
+    },
+    get_default_reviewers: {
+      args: { project: "PROJ", repo: "web", from_ref: "feature/login", to_ref: "main" },
+      requests: [
+        { method: "GET", path: REPO, query: {} },
+        {
+          method: "GET",
+          path: DEFAULT_REVIEWERS,
+          query: defaultReviewersQuery("refs/heads/feature/login"),
+        },
+      ],
+    },
+    reopen_pull_request: {
+      args: { project: "PROJ", repo: "web", pr_id: 42, version: 4 },
+      requests: [{
+        method: "POST",
+        path: `${PR}/reopen`,
+        query: { version: "4" },
+        body: { version: 4 },
+      }],
+    },
+    update_pr_comment: {
+      args: { project: "PROJ", repo: "web", pr_id: 42, comment_id: 311, thread_resolved: true },
+      requests: [
+        { method: "GET", path: `${PR}/comments/311`, query: {} },
+        {
+          method: "PUT",
+          path: `${PR}/comments/311`,
+          query: {},
+          body: { version: 0, threadResolved: true },
+        },
+      ],
+    },
+    delete_pr_comment: {
+      args: { project: "PROJ", repo: "web", pr_id: 42, comment_id: 310 },
+      requests: [
+        { method: "GET", path: `${PR}/comments/310`, query: {} },
+        { method: "DELETE", path: `${PR}/comments/310`, query: { version: "0" } },
+      ],
+    },
+    apply_pr_suggestion: {
+      args: { project: "PROJ", repo: "web", pr_id: 42, comment_id: 309 },
+      requests: [
+        { method: "GET", path: `${PR}/comments/309`, query: {} },
+        { method: "GET", path: PR, query: {} },
+        {
+          method: "POST",
+          path: `${PR}/comments/309/apply-suggestion`,
+          query: {},
+          body: { commentVersion: 0, pullRequestVersion: 3, suggestionIndex: 0 },
+        },
+        { method: "GET", path: PR, query: {} },
+      ],
+    },
+    discard_pr_review: {
+      args: { project: "PROJ", repo: "web", pr_id: 42 },
+      requests: [
+        { method: "GET", path: `${PR}/review`, query: { start: "0", limit: "1000" } },
+        { method: "DELETE", path: `${PR}/review`, query: {} },
+      ],
     },
     create_pull_request: {
       args: {
@@ -151,6 +270,12 @@ export const pullRequests: DomainCases = {
       },
       requests: [
         { method: "GET", path: `${REPO}/default-branch`, query: {} },
+        { method: "GET", path: REPO, query: {} },
+        {
+          method: "GET",
+          path: DEFAULT_REVIEWERS,
+          query: defaultReviewersQuery("refs/heads/feature/signup"),
+        },
         {
           method: "POST",
           path: `${REPO}/pull-requests`,
@@ -160,7 +285,8 @@ export const pullRequests: DomainCases = {
             description: "Adds a sign-up page.",
             fromRef: { id: "refs/heads/feature/signup", repository: WEB },
             toRef: { id: "refs/heads/main", repository: WEB },
-            reviewers: [{ user: { name: "asmith" } }],
+            // asmith was asked for; c.davis@example.com is the other default reviewer.
+            reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
           },
         },
       ],
@@ -203,26 +329,23 @@ export const pullRequests: DomainCases = {
       requests: [{ method: "DELETE", path: `${PR}/auto-merge`, query: {} }],
     },
     submit_pr_review: {
-      args: { project: "PROJ", repo: "web", pr_id: 42, action: "approve" },
+      args: {
+        project: "PROJ",
+        repo: "web",
+        pr_id: 42,
+        action: "needs_work",
+        comment: "Two things before this goes in; see the inline comments.",
+      },
       requests: [
-        { method: "GET", path: PR, query: {} },
+        { method: "GET", path: `${PR}/review`, query: { start: "0", limit: "1000" } },
         {
           method: "PUT",
-          path: `${PR}/participants/${CALLER}`,
+          path: `${PR}/review`,
           query: {},
-          body: { status: "APPROVED" },
-        },
-      ],
-    },
-    update_pr_task: {
-      args: { project: "PROJ", repo: "web", pr_id: 42, task_id: 301, state: "resolved" },
-      requests: [
-        { method: "GET", path: `${PR}/blocker-comments/301`, query: {} },
-        {
-          method: "PUT",
-          path: `${PR}/blocker-comments/301`,
-          query: {},
-          body: { version: 0, state: "RESOLVED" },
+          body: {
+            participantStatus: "NEEDS_WORK",
+            commentText: "Two things before this goes in; see the inline comments.",
+          },
         },
       ],
     },

@@ -1,8 +1,16 @@
 import type { DomainCases } from "./types.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
+/** Where branches are deleted (by name, in the body). */
+export const BRANCH_UTILS = "/branch-utils/latest/projects/PROJ/repos/web/branches";
+const GIT = "/git/latest/projects/PROJ/repos/web";
+/** The repository's branch permissions. */
+export const RESTRICTIONS = "/branch-permissions/latest/projects/PROJ/repos/web/restrictions";
 
-/** Fixtures and contract entries for src/tools/refs.ts: branches and tags, read and created. */
+/**
+ * Fixtures and contract entries for src/tools/refs.ts (branches and tags,
+ * read, created and deleted) and src/tools/branch_restrictions.ts.
+ */
 export const refs: DomainCases = {
   routes: [
     {
@@ -33,6 +41,9 @@ export const refs: DomainCases = {
     { method: "GET", path: `${REPO}/tags`, fixture: "refs/tags.json" },
     { method: "POST", path: `${REPO}/tags`, fixture: "refs/tag-created.json" },
     { method: "POST", path: `${REPO}/branches`, fixture: "branches/branch-created.json" },
+    { method: "DELETE", path: BRANCH_UTILS, status: 204 },
+    { method: "DELETE", path: `${GIT}/tags/v1.0.0`, status: 204 },
+    { method: "GET", path: RESTRICTIONS, fixture: "refs/branch-restrictions.json" },
   ],
   toolArguments: {
     list_branches: {
@@ -77,6 +88,27 @@ export const refs: DomainCases = {
         path: `${REPO}/branches`,
         query: {},
         body: { name: "feature/search", startPoint: "main" },
+      }],
+    },
+    delete_branch: {
+      args: { project: "PROJ", repo: "web", name: "feature/login" },
+      requests: [{
+        method: "DELETE",
+        path: BRANCH_UTILS,
+        query: {},
+        body: { name: "refs/heads/feature/login" },
+      }],
+    },
+    delete_tag: {
+      args: { project: "PROJ", repo: "web", name: "v1.0.0" },
+      requests: [{ method: "DELETE", path: `${GIT}/tags/v1.0.0`, query: {} }],
+    },
+    list_branch_restrictions: {
+      args: { project: "PROJ", repo: "web", branch: "main" },
+      requests: [{
+        method: "GET",
+        path: RESTRICTIONS,
+        query: { start: "0", limit: "1000" },
       }],
     },
   },

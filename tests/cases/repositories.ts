@@ -7,6 +7,7 @@ export const repositories: DomainCases = {
   routes: [
     { method: "GET", path: "/api/latest/repos", fixture: "repositories/repos.json" },
     { method: "GET", path: REPO, fixture: "repositories/repo-web.json" },
+    { method: "GET", path: `${REPO}/default-branch`, fixture: "pull_requests/default-branch.json" },
     {
       method: "GET",
       path: "/api/latest/projects/PROJ/repos/nope",
@@ -23,9 +24,12 @@ export const repositories: DomainCases = {
         query: { name: "web", projectkey: "PROJ", start: "0", limit: "25" },
       }],
     },
-    get_repository_clone_info: {
+    get_repository: {
       args: { project: "PROJ", repo: "web" },
-      requests: [{ method: "GET", path: REPO, query: {} }],
+      requests: [
+        { method: "GET", path: REPO, query: {} },
+        { method: "GET", path: `${REPO}/default-branch`, query: {} },
+      ],
     },
   },
 };

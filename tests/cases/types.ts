@@ -6,6 +6,8 @@ export interface ExpectedRequest {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  /** The fields of a multipart form body, compared exactly when given. */
+  form?: Record<string, string>;
 }
 
 /** A tool's entry in the contract table: the arguments to call it with and the requests that must follow. */

@@ -43,6 +43,8 @@ export interface SeenRequest {
   path: string;
   query: Record<string, string>;
   body: unknown;
+  /** The fields of a `multipart/form-data` body (a file part as its text); absent for any other body. */
+  form?: Record<string, string>;
   headers: Record<string, string>;
   /** Bytes of the body the fixture answered with. */
   responseBytes: number;
@@ -107,6 +109,28 @@ function endlessBody(onCancel: () => void): ReadableStream<Uint8Array> {
   });
 }
 
+/**
+ * The fields of a multipart form body, each as text (a file part's content
+ * included); undefined for a body that does not parse, which is then kept as
+ * text like any other.
+ */
+async function formFields(
+  raw: Uint8Array<ArrayBuffer>,
+  type: string,
+): Promise<Record<string, string> | undefined> {
+  let parsed: FormData;
+  try {
+    parsed = await new Response(raw, { headers: { "content-type": type } }).formData();
+  } catch {
+    return undefined;
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of parsed) {
+    fields[name] = typeof value === "string" ? value : await value.text();
+  }
+  return fields;
+}
+
 function matches(route: Route, seen: SeenRequest): boolean {
   if (route.method !== seen.method || route.path !== seen.path) return false;
   return Object.entries(route.query ?? {}).every(([k, v]) => seen.query[k] === v);
@@ -130,7 +154,10 @@ export function startFixtureBitbucket(
   const listen = { hostname: "127.0.0.1", port: 0, onListen() {}, ...options.tls };
   const server = Deno.serve(listen, async (req) => {
     const url = new URL(req.url);
-    const text = await req.text();
+    const type = req.headers.get("content-type") ?? "";
+    const raw = new Uint8Array(await req.arrayBuffer());
+    const form = type.startsWith("multipart/form-data") ? await formFields(raw, type) : undefined;
+    const text = form === undefined ? new TextDecoder().decode(raw) : "";
     let body: unknown = undefined;
     if (text) {
       try {
@@ -147,6 +174,7 @@ export function startFixtureBitbucket(
       path: rawPath,
       query: Object.fromEntries(url.searchParams),
       body,
+      ...(form === undefined ? {} : { form }),
       headers: Object.fromEntries(req.headers),
       responseBytes: 0,
       aborted: false,

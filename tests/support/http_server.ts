@@ -25,6 +25,8 @@ export interface StartHttpOptions {
   serverToken?: string;
   username?: string;
   allowHosts?: string[];
+  /** The whole-request timeout of the server's Bitbucket calls (5 s by default). */
+  timeoutMs?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
       baseUrl: new URL(fixture.url),
       token: options.serverToken,
       username: options.username,
-      timeoutMs: 5000,
+      timeoutMs: options.timeoutMs ?? 5000,
     },
     address: { hostname: "127.0.0.1", port: 0 },
     allowHosts: options.allowHosts,

@@ -71,6 +71,15 @@ export const PullRequest = z.looseObject({
 /** get_pull_request, and every write that answers with the pull request. */
 export const PullRequestPayload = z.looseObject({ pullRequest: PullRequest });
 
+/** create_pull_request: the pull request and the default reviewers it added. */
+export const CreatedPayload = z.looseObject({
+  pullRequest: PullRequest,
+  defaultReviewersAdded: z.array(z.string()),
+});
+
+/** get_default_reviewers. */
+export const ReviewersPayload = z.looseObject({ reviewers: z.array(User) });
+
 /** list_pull_requests. */
 export const PullRequestsPayload = z.looseObject({ pullRequests: z.array(PullRequest) });
 
@@ -94,10 +103,20 @@ export const CommitsPayload = z.looseObject({
 
 /** get_pr_merge_status. */
 export const MergeStatusPayload = z.looseObject({
-  mergeStatus: z.looseObject({ canMerge: z.boolean() }),
+  mergeStatus: z.looseObject({
+    canMerge: z.boolean(),
+    strategies: z.array(z.string()),
+    defaultStrategy: z.string().optional(),
+  }),
 });
 
-const Anchor = z.looseObject({ path: z.string() });
+/** list_pr_activity. */
+export const ActivitiesPayload = z.looseObject({
+  activities: z.array(z.looseObject({ id: z.number(), action: z.string() })),
+  isLastPage: z.boolean(),
+});
+
+const Anchor = z.looseObject({ path: z.string(), line: z.number().optional() });
 /** A comment: its thread's replies are comments too (only the fields the tests read are named). */
 export const Comment = z.looseObject({
   id: z.number(),
@@ -107,7 +126,8 @@ export const Comment = z.looseObject({
   state: z.string().optional(),
   severity: z.string().optional(),
   anchor: Anchor.optional(),
-  parentId: z.number().optional(),
+  threadResolved: z.boolean(),
+  threadResolver: User.optional(),
   replies: z.array(z.looseObject({ id: z.number(), parentId: z.number(), text: z.string() })),
 });
 
@@ -118,18 +138,40 @@ export const CommentsPayload = z.looseObject({
   nextPageStart: z.number().optional(),
 });
 
-/** add_pr_comment. */
+/** add_pr_comment and update_pr_comment. */
 export const CommentPayload = z.looseObject({ comment: Comment });
+
+/** delete_pr_comment. */
+export const DeletedPayload = z.looseObject({
+  deleted: z.looseObject({ id: z.number(), text: z.string() }),
+});
+
+/** apply_pr_suggestion. */
+export const SuggestionPayload = z.looseObject({
+  commit: z.looseObject({
+    id: z.string().optional(),
+    branch: z.string(),
+    previous: z.string().optional(),
+  }),
+});
 
 const Task = z.looseObject({ id: z.number(), state: z.string() });
 /** list_pr_tasks. */
-export const TasksPayload = z.looseObject({ tasks: z.array(Task) });
-/** update_pr_task. */
-export const TaskPayload = z.looseObject({ task: Task });
+export const TasksPayload = z.looseObject({
+  tasks: z.array(Task),
+  isLastPage: z.boolean(),
+  nextPageStart: z.number().optional(),
+});
 
 /** submit_pr_review. */
 export const ParticipantPayload = z.looseObject({
-  participant: z.looseObject({ status: z.string() }),
+  participant: z.looseObject({ name: z.string(), status: z.string() }),
+  published: z.array(z.number()),
+});
+
+/** discard_pr_review. */
+export const DiscardedPayload = z.looseObject({
+  discarded: z.looseObject({ pullRequestId: z.number(), comments: z.array(z.number()) }),
 });
 
 /** enable_auto_merge and disable_auto_merge. */

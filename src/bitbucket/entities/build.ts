@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /** The states Bitbucket accepts for a build status, in the order tools list them. */
 export const BUILD_STATES = ["SUCCESSFUL", "FAILED", "INPROGRESS", "CANCELLED", "UNKNOWN"] as const;

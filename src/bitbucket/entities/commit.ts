@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /** A commit's author or committer (RestPerson). */
 export const Person = z.object({

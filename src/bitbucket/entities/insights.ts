@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /**
  * One datum of a Code Insights report (RestInsightReportData). `value`'s shape
@@ -21,4 +21,22 @@ export const InsightReport = z.object({
   details: z.string().optional(),
   createdDate: z.number().optional(),
   data: z.array(InsightReportData).default([]),
+});
+
+/** One line-level finding of a Code Insights report (RestInsightAnnotation). */
+export const InsightAnnotation = z.object({
+  reportKey: z.string().optional(),
+  externalId: z.string().optional(),
+  path: z.string().optional(), // absent for a finding on the whole commit
+  line: z.number().int().optional(), // 0 or absent for a finding on the whole file
+  severity: z.string().optional(), // LOW, MEDIUM or HIGH
+  type: z.string().optional(), // BUG, CODE_SMELL or VULNERABILITY
+  message: z.string(),
+  link: z.string().optional(),
+});
+
+/** The annotations of a commit or report (RestInsightAnnotationsResponse): one list, not paged. */
+export const InsightAnnotations = z.object({
+  totalCount: z.number().int().optional(),
+  annotations: z.array(InsightAnnotation).default([]),
 });

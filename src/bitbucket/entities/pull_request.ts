@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "./user.ts";
 
 /** The repository a pull request ref lives in, by its names only. */
@@ -86,4 +86,19 @@ export const Change = z.object({
   type: z.string(), // ADD, COPY, DELETE, MODIFY, MOVE or UNKNOWN
   nodeType: z.string().optional(), // FILE, DIRECTORY or SUBMODULE
   percentUnchanged: z.number().int().optional(),
+});
+
+/** One merge strategy (RestPullRequestMergeStrategy); `enabled` says whether the repository allows it. */
+export const MergeStrategy = z.object({
+  id: z.string(), // no-ff, ff, ff-only, rebase-no-ff, rebase-ff-only, squash or squash-ff-only
+  name: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
+
+/** A repository's pull request settings (RestRepositoryPullRequestSettings): its merge configuration. */
+export const PullRequestSettings = z.object({
+  mergeConfig: z.object({
+    defaultStrategy: MergeStrategy.optional(),
+    strategies: z.array(MergeStrategy).default([]),
+  }).optional(),
 });

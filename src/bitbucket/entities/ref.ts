@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /** A branch (RestBranch). Servers send `isDefault`; the spec names it `default`: both are read. */
 export const Branch = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /** A project (RestProject), as embedded in repositories or listed on its own. */
 export const Project = z.object({
@@ -32,4 +32,6 @@ export const Repository = z.object({
   archived: z.boolean().optional(),
   forkable: z.boolean().optional(),
   links: RepositoryLinks.optional(),
+  /** The repository a fork was made from; absent for one that is no fork. */
+  origin: z.object({ slug: z.string(), project: z.object({ key: z.string() }) }).optional(),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 
 /** A Bitbucket user as the REST API returns it (RestApplicationUser). */
 export const ApplicationUser = z.object({

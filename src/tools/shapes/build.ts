@@ -1,5 +1,5 @@
 /** Build statuses, required builds and Code Insights reports as tools return them. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type {
   BuildStatus,
   RefMatcher,
@@ -54,13 +54,16 @@ export function buildStatusOut(
 }
 
 /** A ref matcher: its kind flattened to the kind's id. */
-const RefMatcherOut = z.object({
+export const RefMatcherOut = z.object({
   type: z.string().describe("ANY_REF, BRANCH, PATTERN, MODEL_CATEGORY or MODEL_BRANCH"),
   id: z.string(),
   displayId: z.string(),
 });
 
-function refMatcherOut(matcher: z.infer<typeof RefMatcher>): z.infer<typeof RefMatcherOut> {
+/** Flattens a Bitbucket ref matcher to {@link RefMatcherOut}. */
+export function refMatcherOut(
+  matcher: z.infer<typeof RefMatcher>,
+): z.infer<typeof RefMatcherOut> {
   return { type: matcher.type.id, id: matcher.id, displayId: matcher.displayId };
 }
 

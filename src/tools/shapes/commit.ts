@@ -1,5 +1,5 @@
 /** A commit as tools return it. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { Commit } from "../../bitbucket/entities/commit.ts";
 
 /** A commit's author or committer. */

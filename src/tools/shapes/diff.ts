@@ -1,5 +1,5 @@
 /** A bounded diff as tools return it, and as its text block reads. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { BoundedDiff } from "../unified_diff.ts";
 
 /** A unified diff, whole or cut at `max_bytes`. */

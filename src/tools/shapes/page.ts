@@ -1,5 +1,5 @@
 /** The paging facts beside every listed collection, and the builders that put them there. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { Collected } from "../../bitbucket/paging.ts";
 
 /** Where a listing stopped: passed back as `start` to continue. */

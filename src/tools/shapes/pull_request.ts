@@ -1,5 +1,5 @@
 /** Pull requests, their changes and their merge status as tools return them. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import {
   type Change,
   type Mergeability,
@@ -7,6 +7,7 @@ import {
   pathText,
   type PullRequest,
   type PullRequestRef,
+  type PullRequestSettings,
 } from "../../bitbucket/entities/pull_request.ts";
 import { UserOut, userOut } from "./user.ts";
 
@@ -102,7 +103,7 @@ export function changeOut(change: z.infer<typeof Change>): z.infer<typeof Change
   };
 }
 
-/** Whether a pull request can merge now, and what stops it. */
+/** Whether a pull request can merge now, what stops it, and how it may be merged. */
 export const MergeStatusOut = z.object({
   canMerge: z.boolean().optional(),
   conflicted: z.boolean(),
@@ -111,12 +112,20 @@ export const MergeStatusOut = z.object({
     summaryMessage: z.string(),
     detailedMessage: z.string().optional(),
   })).describe("The merge checks that refuse it"),
+  strategies: z.array(z.string()).describe("Merge strategies the repository allows"),
+  defaultStrategy: z.string().optional().describe("The one used when none is given"),
 });
 
-/** Trims Bitbucket's mergeability to {@link MergeStatusOut}. */
+/**
+ * Trims Bitbucket's mergeability to {@link MergeStatusOut}, with the
+ * strategies the repository's settings enable (all listed ones when a server
+ * does not say which are enabled).
+ */
 export function mergeStatusOut(
   merge: z.infer<typeof Mergeability>,
+  settings: z.infer<typeof PullRequestSettings>,
 ): z.infer<typeof MergeStatusOut> {
+  const config = settings.mergeConfig;
   return {
     canMerge: merge.canMerge,
     conflicted: merge.conflicted,
@@ -125,5 +134,7 @@ export function mergeStatusOut(
       summaryMessage: v.summaryMessage,
       detailedMessage: v.detailedMessage,
     })),
+    strategies: (config?.strategies ?? []).filter((s) => s.enabled !== false).map((s) => s.id),
+    defaultStrategy: config?.defaultStrategy?.id,
   };
 }

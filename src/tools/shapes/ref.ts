@@ -1,5 +1,5 @@
 /** Branches and tags as tools return them. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { Branch, Tag } from "../../bitbucket/entities/ref.ts";
 
 /** A ref by its names and the commit it points at. */

@@ -1,5 +1,5 @@
 /** Projects and repositories as tools return them. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { Project, Repository } from "../../bitbucket/entities/repository.ts";
 
 /** A project. */
@@ -18,7 +18,7 @@ export function projectOut(project: z.infer<typeof Project>): z.infer<typeof Pro
   return { key, id, name, description, public: project.public, type };
 }
 
-/** A repository in a listing: clone links are left to get_repository_clone_info. */
+/** A repository in a listing: clone links and the default branch are left to get_repository. */
 export const RepositorySummaryOut = z.object({
   slug: z.string().describe("Repository slug, as tools take it"),
   id: z.number().int().optional(),
@@ -51,5 +51,32 @@ export function repositorySummaryOut(
     public: repo.public,
     archived,
     forkable,
+  };
+}
+
+/** One repository in full: its summary, default branch, clone URLs and, for a fork, its origin. */
+export const RepositoryOut = RepositorySummaryOut.extend({
+  defaultBranch: z.string().optional().describe("Absent when the repository has none yet (empty)"),
+  cloneUrls: z.object({
+    https: z.string().optional().describe("HTTP(S) clone URL"),
+    ssh: z.string().optional().describe("SSH clone URL"),
+  }),
+  origin: z.string().optional().describe("For a fork: the PROJECT/repo it was forked from"),
+});
+
+/** A Bitbucket repository and its default branch's name as {@link RepositoryOut}. */
+export function repositoryOut(
+  repo: z.infer<typeof Repository>,
+  defaultBranch: string | undefined,
+): z.infer<typeof RepositoryOut> {
+  const links = repo.links?.clone ?? [];
+  return {
+    ...repositorySummaryOut(repo),
+    defaultBranch,
+    cloneUrls: {
+      https: links.find((l) => l.name === "http")?.href,
+      ssh: links.find((l) => l.name === "ssh")?.href,
+    },
+    origin: repo.origin && `${repo.origin.project.key}/${repo.origin.slug}`,
   };
 }

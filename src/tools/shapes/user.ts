@@ -1,5 +1,5 @@
 /** A person as tools return them. */
-import { z } from "zod";
+import { z } from "../../deps/zod.ts";
 import type { ApplicationUser } from "../../bitbucket/entities/user.ts";
 
 /** A Bitbucket user by username and display name. */

@@ -1,0 +1,202 @@
+/**
+ * HTTP mode figures: the real entry point serving `serve --http` in a child
+ * process, against the fixture Bitbucket. A real MCP client's `tools/call`
+ * request is recorded once (headers and body as the SDK sends them) and then
+ * replayed with plain `fetch`, so the figures measure the server, not the
+ * client library; a direct fetch of the same fixture page runs beside it.
+ */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { ALL_ROUTES } from "../tests/cases/mod.ts";
+import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
+import { freePort } from "../tests/support/http_server.ts";
+import { TEST_TOKEN } from "../tests/support/harness.ts";
+import { ENV_FLAG, MAIN } from "../tests/support/spawn.ts";
+import { processMemory } from "./server_process.ts";
+import { pairedRatios, summarize, type Summary } from "./stats.ts";
+
+/** Rounds of the concurrent run, direct fetches and tool calls in turn. */
+const ROUNDS = 5;
+
+/** One era's figures: one call at a time, then `concurrency` at once. */
+export interface HttpEraFigures {
+  era: "modern" | "legacy";
+  calls: number;
+  toolCall: Summary;
+  directFetch: Summary;
+  p50Difference: number;
+  concurrency: number;
+  concurrentCalls: number;
+  toolCallsPerSecond: number;
+  directFetchesPerSecond: number;
+  /** Tool calls per second over direct fetches per second, paired round by round. */
+  ratio: Summary;
+}
+
+/** The HTTP figures: both eras, and the server's resident memory in MB. */
+export interface HttpFigures {
+  eras: HttpEraFigures[];
+  rssAfterConcurrentMb: number;
+  rssAfterIdleMb: number;
+}
+
+/** A request as the client sent it, to replay. */
+interface Recorded {
+  url: string;
+  headers: [string, string][];
+  body: string;
+}
+
+const TAGS = { name: "list_tags", arguments: { project: "PROJ", repo: "web" } };
+
+/** Connects a real client in `era`, calls list_tags once, and returns that call's HTTP request. */
+async function recordToolCall(url: URL, era: "modern" | "legacy"): Promise<Recorded> {
+  let recorded: Recorded | undefined;
+  const transport = new StreamableHTTPClientTransport(url, {
+    authProvider: { token: () => Promise.resolve(TEST_TOKEN) },
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const body = await request.clone().text();
+      if (body.includes('"tools/call"')) {
+        recorded = { url: request.url, headers: [...request.headers], body };
+      }
+      return fetch(request);
+    },
+  });
+  const client = new Client(
+    { name: "bench-http", version: "0" },
+    { versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" } },
+  );
+  await client.connect(transport);
+  await client.callTool(TAGS);
+  await client.close();
+  if (!recorded) throw new Error("the client sent no tools/call request");
+  return recorded;
+}
+
+/** Replays a recorded call; fails unless the answer carries the fixture's first tag. */
+async function replay(call: Recorded): Promise<void> {
+  const response = await fetch(call.url, {
+    method: "POST",
+    headers: call.headers,
+    body: call.body,
+  });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes("v1.0.0")) {
+    throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`);
+  }
+}
+
+/** `total` calls of `once`, `concurrency` at a time; calls per second. */
+async function throughput(
+  once: () => Promise<void>,
+  total: number,
+  concurrency: number,
+): Promise<number> {
+  let left = total;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (left-- > 0) await once();
+  }));
+  return total / ((performance.now() - start) / 1000);
+}
+
+/**
+ * Spawns `main.ts serve --http` (another checkout's `main` to compare) with
+ * net permission for its listen address and the fixture only, measures both
+ * eras, then reads its memory at the end of the concurrent runs and after 2 s
+ * idle.
+ */
+export async function measureHttp(
+  calls: number,
+  concurrency: number,
+  main = MAIN,
+): Promise<HttpFigures> {
+  const fixture = startFixtureBitbucket(ALL_ROUTES);
+  const port = freePort();
+  const child = new Deno.Command("deno", {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`,
+      ENV_FLAG,
+      main,
+      "serve",
+      "--http",
+      `127.0.0.1:${port}`,
+    ],
+    env: { BITBUCKET_URL: fixture.url },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    while (!seen.includes("serving MCP at")) {
+      const { value, done } = await stderr.read();
+      if (done) throw new Error(`the HTTP server exited before listening: ${seen}`);
+      seen += value;
+    }
+    void (async () => {
+      while (!(await stderr.read()).done);
+    })();
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const direct = `${fixture.url}/rest/api/latest/projects/PROJ/repos/web/tags?start=0&limit=25`;
+    const headers = { Authorization: `Bearer ${TEST_TOKEN}`, Accept: "application/json" };
+    const directOnce = async () => {
+      await (await fetch(direct, { headers })).json();
+    };
+    const eras: HttpEraFigures[] = [];
+    for (const era of ["modern", "legacy"] as const) {
+      const call = await recordToolCall(url, era);
+      const viaTool: number[] = [];
+      const viaFetch: number[] = [];
+      for (let i = 0; i < calls + 50; i++) {
+        let start = performance.now();
+        await replay(call);
+        const tool = performance.now() - start;
+        start = performance.now();
+        await directOnce();
+        const plain = performance.now() - start;
+        if (i >= 50) { // the first 50 pairs warm both paths up
+          viaTool.push(tool);
+          viaFetch.push(plain);
+        }
+      }
+      // Rounds of direct fetches and tool calls in turn, so that machine drift cancels out.
+      const concurrentCalls = calls * 2;
+      const perRound = Math.ceil(concurrentCalls / ROUNDS);
+      const direct: number[] = [];
+      const tool: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        direct.push(await throughput(directOnce, perRound, concurrency));
+        tool.push(await throughput(() => replay(call), perRound, concurrency));
+      }
+      const directFetchesPerSecond = summarize(direct).median;
+      const toolCallsPerSecond = summarize(tool).median;
+      const ratio = summarize(pairedRatios(tool, direct));
+      const toolCall = summarize(viaTool, true);
+      const directFetch = summarize(viaFetch, true);
+      eras.push({
+        era,
+        calls,
+        toolCall,
+        directFetch,
+        p50Difference: toolCall.median - directFetch.median,
+        concurrency,
+        concurrentCalls,
+        toolCallsPerSecond,
+        directFetchesPerSecond,
+        ratio,
+      });
+    }
+    const rssAfterConcurrentMb = (await processMemory(child.pid)).rssMb;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const rssAfterIdleMb = (await processMemory(child.pid)).rssMb;
+    return { eras, rssAfterConcurrentMb, rssAfterIdleMb };
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await fixture.close();
+  }
+}

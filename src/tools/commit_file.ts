@@ -1,0 +1,96 @@
+import { z } from "../deps/zod.ts";
+import { Commit } from "../bitbucket/entities/commit.ts";
+import { MinimalRef } from "../bitbucket/entities/ref.ts";
+import { rethrowDuring } from "../bitbucket/errors.ts";
+import { apiPath, segments } from "../bitbucket/path.ts";
+import { CommitIdArg, filePathArg, refArg, RepoArgs, textArg } from "./args.ts";
+import { defineTool, safeWrite, type ToolContext } from "./define.ts";
+import { qualifyBranch } from "./pull_request_lookup.ts";
+import { CommitOut, commitOut } from "./shapes/commit.ts";
+
+/** The largest file commit_file writes: its content in UTF-8 bytes. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What a 409 on a file edit means, and what to do about each cause. */
+const CONFLICT_HINT =
+  "the file changed on the branch after source_commit_id, or it exists and no source_commit_id was given, or the content is unchanged; read it again with get_file_content, apply the change to that text, and commit with its commitId";
+
+const ContentArg = z.string().min(1).max(MAX_FILE_BYTES).refine(
+  (v) => new TextEncoder().encode(v).length <= MAX_FILE_BYTES,
+  { message: `must be at most ${MAX_FILE_BYTES} bytes of UTF-8` },
+).refine((v) => v.isWellFormed() && !v.includes("\0"), {
+  message: "must be text: no NUL characters and valid Unicode (binary files cannot be committed)",
+}).describe("Whole new text");
+
+/**
+ * Refuses a commit straight onto the repository's default branch unless the
+ * person running the server allowed unsafe writes (`--yolo`): such a commit
+ * skips the review a pull request gives. The default branch is read from
+ * Bitbucket (`default-branch`) only when that check applies.
+ */
+async function refuseDefaultBranch(
+  { bitbucket, signal, policy }: ToolContext,
+  project: string,
+  repo: string,
+  branch: string,
+  action: string,
+): Promise<void> {
+  if (policy.unsafeWrites) return;
+  const { body: defaultBranch } = await bitbucket.request({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
+    schema: MinimalRef,
+    signal,
+  }).catch(rethrowDuring(`${action}: Cannot tell the repository's default branch`));
+  if (qualifyBranch(branch) !== defaultBranch.id) return;
+  throw new Error(
+    `Cannot ${action}: ${
+      JSON.stringify(defaultBranch.displayId ?? branch)
+    } is the repository's default branch, and a commit straight onto it skips review (hint: commit to a new branch, with source_branch set to ${
+      JSON.stringify(branch)
+    }, and open a pull request; or start the server with --yolo to allow commits onto the default branch)`,
+  );
+}
+
+/** Creates or updates one file as a commit on a branch, optionally a new branch. */
+export const commitFile = defineTool({
+  name: "commit_file",
+  title: "Commit a file",
+  description:
+    "Commit a text file to branch (new from source_branch); an update needs get_file_content's commitId as source_commit_id.",
+  access: safeWrite(
+    "adds a commit to a branch, which another commit can revert; a commit onto the default branch needs --yolo",
+  ),
+  input: RepoArgs.extend({
+    path: filePathArg(),
+    content: ContentArg,
+    message: textArg().min(1),
+    branch: refArg(),
+    source_commit_id: CommitIdArg.optional().describe("Commit read at"),
+    source_branch: refArg("Create branch from this").optional(),
+  }),
+  output: z.object({ commit: CommitOut }),
+  async handler(args, ctx) {
+    const { project, repo, path, content, message, branch, source_commit_id, source_branch } = args;
+    const action = `commit ${JSON.stringify(path)} to ${
+      JSON.stringify(branch)
+    } in ${project}/${repo}`;
+    await refuseDefaultBranch(ctx, project, repo, branch, action);
+    const form = new FormData();
+    // A file part, as `curl -F content=@file` sends it: multipart encoding turns
+    // every line break of a text field into CRLF, but keeps a file's bytes as they
+    // are. Bitbucket takes the path from the URL, so the part's file name is fixed.
+    form.append("content", new Blob([content], { type: "text/plain" }), "content");
+    form.append("message", message);
+    form.append("branch", branch);
+    if (source_commit_id !== undefined) form.append("sourceCommitId", source_commit_id);
+    if (source_branch !== undefined) form.append("sourceBranch", source_branch);
+    const { body: commit } = await ctx.bitbucket.request({
+      method: "PUT",
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/browse/${segments(path)}`,
+      form,
+      schema: Commit,
+      signal: ctx.signal,
+    }).catch(rethrowDuring(action, { conflict: CONFLICT_HINT }));
+    return { commit: commitOut(commit) };
+  },
+});

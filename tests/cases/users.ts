@@ -1,0 +1,18 @@
+import type { DomainCases } from "./types.ts";
+
+/** Fixtures and contract entries for src/tools/users.ts. */
+export const users: DomainCases = {
+  routes: [
+    { method: "GET", path: "/api/latest/users", fixture: "users/users.json" },
+  ],
+  toolArguments: {
+    find_users: {
+      args: { filter: "smith" },
+      requests: [{
+        method: "GET",
+        path: "/api/latest/users",
+        query: { filter: "smith", start: "0", limit: "25" },
+      }],
+    },
+  },
+};
