@@ -6,6 +6,8 @@ export interface ContextFigures {
   tools: number;
   modelVisibleBytes: number;
   modelVisiblePerTool: number;
+  /** What a model API receives per tool, `{name, description, input_schema}`: the budget's measure. */
+  modelApiPerTool: number;
   toolsListBytes: number;
   /** The floor: model-visible bytes per tool with every description (tool and argument) removed. */
   structurePerTool: number;
@@ -57,6 +59,13 @@ export async function measureContext(): Promise<ContextFigures> {
     tools: all.tools.length,
     modelVisibleBytes,
     modelVisiblePerTool: Math.round(modelVisibleBytes / all.tools.length),
+    modelApiPerTool: Math.round(
+      all.tools.reduce(
+        (n, t) =>
+          n + bytes({ name: t.name, description: t.description, input_schema: t.inputSchema }),
+        0,
+      ) / all.tools.length,
+    ),
     toolsListBytes: bytes(all),
     structurePerTool: Math.round(
       all.tools.reduce((n, t) => n + bytes(withoutDescriptions(modelVisible(t))), 0) /

@@ -11,7 +11,7 @@ import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
 import { freePort } from "../tests/support/http_server.ts";
 import { TEST_TOKEN } from "../tests/support/harness.ts";
 import { ENV_FLAG, MAIN } from "../tests/support/spawn.ts";
-import { processMemory } from "./server_process.ts";
+import { processCpuMs, processMemory } from "./server_process.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** Rounds of the concurrent run, direct fetches and tool calls in turn. */
@@ -30,6 +30,8 @@ export interface HttpEraFigures {
   directFetchesPerSecond: number;
   /** Tool calls per second over direct fetches per second, paired round by round. */
   ratio: Summary;
+  /** The server process's CPU time (user + system, all threads) per concurrent call, in ms. */
+  serverCpuMsPerCall: number;
 }
 
 /** The HTTP figures: both eras, and the server's resident memory in MB. */
@@ -168,9 +170,12 @@ export async function measureHttp(
       const perRound = Math.ceil(concurrentCalls / ROUNDS);
       const direct: number[] = [];
       const tool: number[] = [];
+      let cpuMs = 0;
       for (let round = 0; round < ROUNDS; round++) {
         direct.push(await throughput(directOnce, perRound, concurrency));
+        const before = await processCpuMs(child.pid);
         tool.push(await throughput(() => replay(call), perRound, concurrency));
+        cpuMs += await processCpuMs(child.pid) - before;
       }
       const directFetchesPerSecond = summarize(direct).median;
       const toolCallsPerSecond = summarize(tool).median;
@@ -188,6 +193,7 @@ export async function measureHttp(
         toolCallsPerSecond,
         directFetchesPerSecond,
         ratio,
+        serverCpuMsPerCall: cpuMs / (perRound * ROUNDS),
       });
     }
     const rssAfterConcurrentMb = (await processMemory(child.pid)).rssMb;

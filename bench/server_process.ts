@@ -106,3 +106,12 @@ export async function processMemory(pid: number): Promise<{ rssMb: number; peakM
     Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
   return { rssMb: field("VmRSS"), peakMb: field("VmHWM") };
 }
+
+/** CPU time a process has used (user + system, all its threads), in ms, from Linux /proc. */
+export async function processCpuMs(pid: number): Promise<number> {
+  const { stdout } = await new Deno.Command("cat", { args: [`/proc/${pid}/stat`] }).output();
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = new TextDecoder().decode(stdout).split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks * 10; // the kernel's clock ticks are 100 per second on Linux
+}

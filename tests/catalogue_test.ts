@@ -53,3 +53,24 @@ Deno.test("catalogue: no published output schema lets a field be null (entity sc
     assert.ok(!text.includes('"default"'), `${tool.name}: an output field has a default`);
   }
 });
+
+Deno.test("catalogue: arguments published without a description are explained once, in the server's instructions", async () => {
+  await using h = await connect({ selection: { yolo: true } });
+  const instructions = h.client.getInstructions() ?? "";
+  const { tools } = await h.client.listTools();
+  const bare = new Set<string>();
+  for (const tool of tools) {
+    const properties = (tool.inputSchema.properties ?? {}) as Record<
+      string,
+      { description?: string }
+    >;
+    for (const [name, schema] of Object.entries(properties)) {
+      if (schema.description === undefined && ["project", "repo", "start"].includes(name)) {
+        bare.add(name);
+      }
+    }
+  }
+  assert.deepEqual([...bare].sort(), ["project", "repo", "start"], "these go undescribed");
+  assert.match(instructions, /`project` is a project key and `repo` a repository slug/);
+  assert.match(instructions, /nextPageStart as start/);
+});

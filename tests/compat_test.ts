@@ -139,6 +139,14 @@ function assertListTagsResult(result: unknown): void {
 
 const LIST_TAGS = { name: "list_tags", arguments: { project: "PROJ", repo: "web" } };
 
+/** What the server declares in either era: tools, resources and prompts whose lists never change, and completions. */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+};
+
 for (const revision of REVISIONS_2025) {
   Deno.test(`raw JSON-RPC over stdio, ${revision}: initialize is answered in the client's revision, tools/list, then every tool`, async () => {
     const fixture = startFixtureBitbucket(ALL_ROUTES);
@@ -159,7 +167,7 @@ for (const revision of REVISIONS_2025) {
       const result = init.result as Record<string, unknown>;
       assert.equal(result.protocolVersion, revision, "the client's revision is echoed");
       assert.deepEqual(result.serverInfo, { name: "bitbucket-mcp", version: VERSION });
-      assert.deepEqual(result.capabilities, { tools: { listChanged: false } });
+      assert.deepEqual(result.capabilities, CAPABILITIES);
       assert.equal(typeof result.instructions, "string");
       await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 
@@ -210,7 +218,7 @@ Deno.test("raw JSON-RPC over stdio, 2026-07-28: server/discover, tools/list and 
     });
     const result = discover.result as Record<string, unknown>;
     assert.ok((result.supportedVersions as string[]).includes(MODERN));
-    assert.deepEqual(result.capabilities, { tools: { listChanged: false } });
+    assert.deepEqual(result.capabilities, CAPABILITIES);
     assert.deepEqual(
       (result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
       { name: "bitbucket-mcp", version: VERSION },

@@ -103,12 +103,14 @@ Deno.test("gating: a withheld tool is refused when called by name, and nothing r
   assert.equal(h.fixture.requests.length, 0);
 });
 
-Deno.test("server declares tools only, with listChanged false", async () => {
+Deno.test("server declares what it implements: tools, resources, prompts (lists never change), completions", async () => {
   await using h = await connect();
-  const caps = h.client.getServerCapabilities();
-  assert.deepEqual(caps?.tools, { listChanged: false });
-  assert.equal(caps?.resources, undefined);
-  assert.equal(caps?.prompts, undefined);
+  assert.deepEqual(h.client.getServerCapabilities(), {
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+  });
 });
 
 Deno.test("toolsets: every tool belongs to exactly one toolset", () => {

@@ -1,7 +1,8 @@
 /**
  * A real third-party client: the MCP Inspector's CLI mode lists the tools and
- * calls one against the fixture Bitbucket, over stdio (spawning main.ts the
- * way a user's mcpServers entry does) and over Streamable HTTP.
+ * calls one, and lists the resources and reads one, against the fixture
+ * Bitbucket, over stdio (spawning main.ts the way a user's mcpServers entry
+ * does) and over Streamable HTTP.
  *
  * The Inspector runs on Node through `npx`, pinned: under Deno it cannot run
  * without --allow-all (see README, "Compatibility"). Its package declares
@@ -9,6 +10,8 @@
  * machines have. Ignored where `npx` is not installed.
  */
 import assert from "node:assert/strict";
+import { DASHBOARD_BY_ROLE } from "./cases/features.ts";
+import { PR, pullRequests } from "./cases/pull_requests.ts";
 import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
@@ -113,5 +116,69 @@ Deno.test({
       new Set(h.fixture.requests.map((r) => r.headers.authorization)),
       new Set([`Bearer ${token}`]),
     );
+  },
+});
+
+/** The pull request resource the Inspector reads. */
+const PR_42 = "bitbucket://projects/PROJ/repos/web/pull-requests/42";
+
+/** Checks the pull request resource as the Inspector prints it. */
+function assertPr42(result: unknown): void {
+  const r = result as { contents: { uri: string; mimeType: string; text: string }[] };
+  assert.deepEqual(r.contents.map((c) => [c.uri, c.mimeType]), [[PR_42, "application/json"]]);
+  assert.equal(JSON.parse(r.contents[0]!.text).pullRequest.id, 42);
+}
+
+Deno.test({
+  name:
+    "MCP Inspector CLI over stdio: resources/list shows your pull requests, resources/read reads one",
+  ignore,
+  async fn() {
+    const fixture = startFixtureBitbucket([...DASHBOARD_BY_ROLE, ...pullRequests.routes]);
+    try {
+      const listed = await inspector([
+        ...stdioTarget(fixture.url, []),
+        "--method",
+        "resources/list",
+      ]) as { resources: { uri: string; title: string }[] };
+      assert.deepEqual(listed.resources.map((r) => [r.uri, r.title]), [
+        ["bitbucket://projects/PROJ/repos/api/pull-requests/7", "#7 Rate-limit the login endpoint"],
+        [PR_42, "#42 Validate the login form before submitting"],
+      ]);
+      assertPr42(
+        await inspector([
+          ...stdioTarget(fixture.url, []),
+          "--method",
+          "resources/read",
+          "--uri",
+          PR_42,
+        ]),
+      );
+      assert.ok(fixture.requests.some((r) => r.path === PR));
+      assert.deepEqual(fixture.unmatched, []);
+    } finally {
+      await fixture.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "MCP Inspector CLI over Streamable HTTP: resources/read answers with its Authorization token",
+  ignore,
+  async fn() {
+    await using h = startHttp({ routes: pullRequests.routes });
+    const token = "inspector-SECRET-5555";
+    const target = [
+      h.url.href,
+      "--transport",
+      "http",
+      "--header",
+      `Authorization: Bearer ${token}`,
+    ];
+    assertPr42(await inspector([...target, "--method", "resources/read", "--uri", PR_42]));
+    assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.headers.authorization]), [
+      [PR, `Bearer ${token}`],
+    ]);
   },
 });

@@ -8,10 +8,14 @@ import {
   type Registration,
 } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
+import { CACHE_HINTS, type Features, serverFeatures } from "./features.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`. */
-const INSTRUCTIONS =
-  "Bitbucket Data Center tools. Arguments named project and repo are a project key and a repository slug.";
+export const INSTRUCTIONS = [
+  "Bitbucket Data Center tools.",
+  "`project` is a project key and `repo` a repository slug.",
+  "Results name their payload; a list says isLastPage, and passing its nextPageStart as start gets the next page.",
+].join(" ");
 
 /** Each tool's registration, made once: every server instance then registers these as they are. */
 export function registrations(
@@ -23,16 +27,22 @@ export function registrations(
 }
 
 /**
- * A new MCP server holding the given registrations. The SDK serves one
+ * A new MCP server holding the given registrations (and, given them, the
+ * resources, prompts and completions). The SDK serves one
  * request (HTTP) or one connection (stdio) per instance, so this is all an
  * instance costs: everything it holds was made once per process.
  */
-export function serverWith(tools: Iterable<Registration>): McpServer {
+export function serverWith(tools: Iterable<Registration>, features?: Features): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
+    },
   );
   for (const registration of tools) registration.addTo(server);
+  features?.addTo(server);
   return server;
 }
 
@@ -46,6 +56,8 @@ export function createServerFactory(
   bitbucket: BitbucketClient,
   policy: CallPolicy = CAUTIOUS,
 ): () => McpServer {
-  const made = registrations(tools, () => bitbucket, policy);
-  return () => serverWith(made);
+  const clients = () => bitbucket;
+  const made = registrations(tools, clients, policy);
+  const features = serverFeatures(clients, tools.map((tool) => tool.name));
+  return () => serverWith(made, features);
 }

@@ -24,6 +24,7 @@ import type { SharedConfig } from "../config.ts";
 import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { registrations, serverWith } from "./factory.ts";
+import { serverFeatures } from "./features.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 
 /** The path MCP is served on. */
@@ -134,8 +135,8 @@ type ReadAhead = { request: Request; body?: unknown } | Response;
 /**
  * Reads a POST body that declares its JSON type and length (every MCP
  * client's) in one go, so the SDK gets it parsed instead of teeing and
- * streaming it. Any other body, and one that is not JSON, goes on to the SDK
- * unread, for the SDK's own answer.
+ * streaming it. Any other body goes on to the SDK unread, and one that is not
+ * JSON as it came, for the SDK's own answer.
  */
 async function readAhead(request: Request): Promise<ReadAhead> {
   if (request.method !== "POST") return { request };
@@ -217,12 +218,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     });
   };
   const all = registrations(tools, clients, options.policy);
+  const features = serverFeatures(clients, tools.map((tool) => tool.name));
   const byName = new Map(all.map((r) => [r.name, r]));
   // What each request in flight can reach, read from its body before the SDK builds its server.
   const reach = new WeakMap<Request, Registration | null>();
   const factory = (ctx: McpRequestContext) => {
     const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
-    return serverWith(only === undefined ? all : only === null ? [] : [only]);
+    // A tools/call reaches one tool and nothing else; any other message may need it all.
+    return only === undefined ? serverWith(all, features) : serverWith(only === null ? [] : [only]);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>
@@ -258,10 +261,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
 }
 
 /**
- * The request, its `signal` aborting only if the client goes away before its
- * answer is delivered. Deno's own `request.signal` also aborts after every
- * successful response (and warns once when read), so it is never touched: an
- * own property shadows it, which is what the SDK reads to cancel an exchange.
+ * The request, its `signal` aborting only when Deno reports the exchange
+ * failed: the client went away before its answer was delivered (a streamed,
+ * 2025-era answer opens at once, so that is mid-call). Deno's own
+ * `request.signal` also aborts after every successful response (and warns
+ * once when read), so it is never touched: an own property shadows it, and
+ * that is what the SDK reads to cancel an exchange.
  */
 function withDisconnectSignal(request: Request, completed: Promise<void>): Request {
   const abort = new AbortController();

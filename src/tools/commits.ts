@@ -17,7 +17,7 @@ import { boundedDiff, changedPaths } from "./bounded_diff.ts";
 import { fullCommitId } from "./commit_lookup.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { unifiedText } from "./json_diff.ts";
-import { listing } from "./listing.ts";
+import { listing, type ListingRequest } from "./listing.ts";
 import { CommitOut, commitOut } from "./shapes/commit.ts";
 import { diffDocument, DiffOut } from "./shapes/diff.ts";
 import { pagedOutput } from "./shapes/page.ts";
@@ -56,14 +56,25 @@ export const getCommit = defineTool({
   input: RepoArgs.extend({ commit_id: CommitIdArg }),
   output: z.object({ commit: CommitOut }),
   async handler({ project, repo, commit_id }, { bitbucket, signal }) {
-    const { body: commit } = await bitbucket.request({
-      path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}`,
-      schema: Commit,
-      signal,
-    });
-    return { commit: commitOut(commit) };
+    return { commit: commitOut(await readCommit(bitbucket, project, repo, commit_id, signal)) };
   },
 });
+
+/** Reads one commit by full or abbreviated id: get_commit's reading, which the commit resource shares. */
+export async function readCommit(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  commitId: string,
+  signal: AbortSignal,
+): Promise<z.infer<typeof Commit>> {
+  const { body } = await bitbucket.request({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
+    schema: Commit,
+    signal,
+  });
+  return body;
+}
 
 /** The two refs of a comparison. */
 const CompareArgs = RepoArgs.extend({
@@ -142,11 +153,21 @@ export const listCommitChanges = defineTool({
   access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
   output: pagedOutput("changes", ChangeOut),
-  handler: listing("changes", Change, changeOut, ({ project, repo, commit_id }) => ({
-    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}/changes`,
-    query: { withComments: false },
-  })),
+  handler: listing(
+    "changes",
+    Change,
+    changeOut,
+    ({ project, repo, commit_id }) => commitChanges(project, repo, commit_id),
+  ),
 });
+
+/** Where one commit's changes are listed: for list_commit_changes and the commit resource. */
+export function commitChanges(project: string, repo: string, commitId: string): ListingRequest {
+  return {
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/changes`,
+    query: { withComments: false },
+  };
+}
 
 /**
  * The diff of what `to` brings that `from` lacks: the changes of

@@ -148,7 +148,7 @@ export interface Tool extends Registrable {
   readonly access: Access;
   readonly annotations: ToolAnnotations;
   readonly hasDocumentText: boolean;
-  /** The input and output JSON schemas converted from zod now, never precomputed: what the generated table must hold. */
+  /** The input and output JSON schemas, converted from zod now: what the generated listings must hold. */
   convertedSchemas(): { input: JsonSchema; output: JsonSchema };
 }
 

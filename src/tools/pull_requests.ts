@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import type { Query } from "../bitbucket/client.ts";
+import type { BitbucketClient, Query } from "../bitbucket/client.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import {
   Change,
@@ -10,7 +10,7 @@ import {
 import { Activity } from "../bitbucket/entities/pull_request_comment.ts";
 import { Repository } from "../bitbucket/entities/repository.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages } from "../bitbucket/paging.ts";
+import { type Collected, collectPages } from "../bitbucket/paging.ts";
 import {
   choiceArg,
   ContextLinesArg,
@@ -21,7 +21,7 @@ import {
   refArg,
   RepoArgs,
 } from "./args.ts";
-import { boundedDiff, changedPaths } from "./bounded_diff.ts";
+import { boundedDiff, changedPaths, type DiffSource } from "./bounded_diff.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { listing } from "./listing.ts";
 import { callerName, prPath, qualifyBranch, readPullRequest } from "./pull_request_lookup.ts";
@@ -72,12 +72,10 @@ export const listPullRequests = defineTool({
           "Cannot filter your pull requests across Bitbucket by branch: source_branch and target_branch need project and repo",
         );
       }
-      const page = await collectPages(
+      const page = await dashboardPullRequests(
         bitbucket,
-        "/api/latest/dashboard/pull-requests",
-        PullRequest,
-        { start, limit },
         { state: state === "ALL" ? undefined : state, role },
+        { start, limit },
         signal,
       );
       return pagedResult("pullRequests", page, pullRequestSummary);
@@ -114,6 +112,20 @@ export const listPullRequests = defineTool({
   },
 });
 
+/**
+ * The caller's pull requests across Bitbucket, from the dashboard: the one
+ * reading of it, for list_pull_requests and the resources listing alike.
+ */
+export function dashboardPullRequests(
+  bitbucket: BitbucketClient,
+  filter: { state?: string; role?: string },
+  paging: { start?: number; limit: number },
+  signal: AbortSignal,
+): Promise<Collected<z.infer<typeof PullRequest>>> {
+  const path = "/api/latest/dashboard/pull-requests";
+  return collectPages(bitbucket, path, PullRequest, paging, filter, signal);
+}
+
 /** Reads one pull request. */
 export const getPullRequest = defineTool({
   name: "get_pull_request",
@@ -142,26 +154,36 @@ export const getPrDiff = defineTool({
   output: DiffOut,
   document: (out) => diffDocument(out, "the pull request changes nothing"),
   handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket, signal }) {
-    return boundedDiff(
-      {
-        read: (maxBytes) =>
-          bitbucket.getBytes({
-            path: prPath(project, repo, pr_id, ".diff"),
-            maxBytes,
-            query: { contextLines: context_lines },
-            signal,
-          }),
-        changedPaths: () =>
-          changedPaths(bitbucket, prPath(project, repo, pr_id, "/changes"), {}, signal),
-        what: `pull request #${pr_id} of ${project}/${repo}`,
-        subject: "the pull request",
-        hint: "list_pr_changes lists the changed paths",
-      },
-      path,
-      max_bytes,
-    );
+    const source = prDiffSource(bitbucket, { project, repo, pr_id }, context_lines, signal);
+    return boundedDiff(source, path, max_bytes);
   },
 });
+
+/**
+ * Where a pull request's diff comes from, for {@link boundedDiff}: get_pr_diff
+ * and the pull request's diff resource read it the same way.
+ */
+export function prDiffSource(
+  bitbucket: BitbucketClient,
+  { project, repo, pr_id }: { project: string; repo: string; pr_id: number },
+  contextLines: number | undefined,
+  signal: AbortSignal,
+): DiffSource {
+  return {
+    read: (maxBytes) =>
+      bitbucket.getBytes({
+        path: prPath(project, repo, pr_id, ".diff"),
+        maxBytes,
+        query: { contextLines },
+        signal,
+      }),
+    changedPaths: () =>
+      changedPaths(bitbucket, prPath(project, repo, pr_id, "/changes"), {}, signal),
+    what: `pull request #${pr_id} of ${project}/${repo}`,
+    subject: "the pull request",
+    hint: "list_pr_changes lists the changed paths",
+  };
+}
 
 /** Lists the files a pull request changes. */
 export const listPrChanges = defineTool({

@@ -19,8 +19,8 @@ import { listing } from "./listing.ts";
 import { pagedOutput } from "./shapes/page.ts";
 import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "./shapes/ref.ts";
 
-/** The REST path of a repository's branches or tags. */
-function refsPath(project: string, repo: string, kind: "branches" | "tags"): string {
+/** The REST path of a repository's branches or tags (also where ref completions look). */
+export function refsPath(project: string, repo: string, kind: "branches" | "tags"): string {
   return apiPath`/api/latest/projects/${project}/repos/${repo}/${kind}`;
 }
 

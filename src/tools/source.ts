@@ -13,9 +13,9 @@ import {
   RepoArgs,
 } from "./args.ts";
 import { commitAt } from "./commit_at.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
+import { defineTool, READ_ONLY, type ToolContext } from "./define.ts";
 import { lineWindow, numberedLines, splitLines } from "./file_window.ts";
-import { listing } from "./listing.ts";
+import { listing, type ListingRequest } from "./listing.ts";
 import { pagedOutput } from "./shapes/page.ts";
 
 /** How a ref is named in messages. */
@@ -39,19 +39,30 @@ export const listFiles = defineTool({
     "files",
     ListedFile,
     (file, { path }) => path ? `${path}/${file}` : file,
-    (args) => {
-      const { project, repo, path, at } = args;
-      const base = apiPath`/api/latest/projects/${project}/repos/${repo}/files`;
-      return {
-        path: path === undefined ? base : base + apiPath`/${segments(path)}`,
-        query: { at },
-        action: `list files under ${JSON.stringify(path ?? "/")} at ${
-          refText(at)
-        } in ${project}/${repo}`,
-      };
-    },
+    ({ project, repo, path, at }) => filesListing(project, repo, path, at),
   ),
 });
+
+/**
+ * Where the files under a directory (the whole repository when absent) are
+ * listed at a ref: for list_files and path completions. Bitbucket names each
+ * file relative to the directory.
+ */
+export function filesListing(
+  project: string,
+  repo: string,
+  path: string | undefined,
+  at: string | undefined,
+): ListingRequest {
+  const base = apiPath`/api/latest/projects/${project}/repos/${repo}/files`;
+  return {
+    path: path === undefined ? base : base + apiPath`/${segments(path)}`,
+    query: { at },
+    action: `list files under ${JSON.stringify(path ?? "/")} at ${
+      refText(at)
+    } in ${project}/${repo}`,
+  };
+}
 
 /** The most lines one windowed read may ask for. */
 const MAX_WINDOW_LINES = 10_000;
@@ -98,7 +109,7 @@ const FileOut = z.object({
  * model reading only this block has the commit id and never takes a cut file
  * as whole.
  */
-function fileDocument(file: z.infer<typeof FileOut>): string {
+export function fileDocument(file: z.infer<typeof FileOut>): string {
   const lines = file.totalLines === undefined ? "" : ` of ${file.totalLines}`;
   const cut = file.truncated ? "; cut at max_bytes, raise it or read on from endLine" : "";
   if (file.startLine !== undefined && file.endLine !== undefined) {
@@ -128,62 +139,83 @@ export const getFileContent = defineTool({
   }),
   output: z.object({ file: FileOut }),
   document: ({ file }) => fileDocument(file),
-  async handler(args, ctx) {
-    const { project, repo, path, at, start_line, line_count, max_bytes } = args;
-    const { bitbucket, signal } = ctx;
-    const action = `read ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`;
-    // Read at the commit the ref names now, so content and commitId agree.
-    const commitId = await commitAt(ctx, project, repo, at, action);
-    const windowed = start_line !== undefined || line_count !== undefined;
-    // The raw resource streams the file's bytes, so only what is needed is
-    // downloaded and a cut and the size are exact; a window is found among the
-    // first MAX_DOCUMENT_BYTES, then cut at max_bytes.
-    const raw = await bitbucket.getBytes({
-      path: apiPath`/api/latest/projects/${project}/repos/${repo}/raw/${segments(path)}`,
-      maxBytes: windowed ? MAX_DOCUMENT_BYTES : max_bytes,
-      query: { at: commitId },
-      signal,
-    }).catch(rethrowDuring(action));
-    const text = decodeText(raw.bytes, raw.complete);
-    if (text === undefined) {
-      throw new Error(
-        `Cannot ${action}: it is a binary file, or text not in UTF-8 (hint: only UTF-8 text can be shown; clone the repository to work with it)`,
-      );
-    }
-    // Of a file cut short, only lines that ended are whole.
-    const lines = splitLines(text).filter((line, i, all) =>
-      raw.complete || i < all.length - 1 || line.endsWith("\n")
-    );
-    const totalLines = raw.complete ? lines.length : undefined;
-    const size = raw.complete
-      ? raw.bytes.length
-      : await fileSize(bitbucket, project, repo, path, commitId, signal);
-    const file = { path, ref: at, commitId, size, totalLines };
-    if (!windowed) return { file: { ...file, content: text, truncated: !raw.complete } };
-    const start = start_line ?? 1;
-    if (start > lines.length) {
-      throw new Error(
-        `Cannot ${action}: it ${
-          raw.complete
-            ? `has ${lines.length} lines, so none starts at line ${start} (hint: start_line at most ${lines.length})`
-            : `has more than ${MAX_DOCUMENT_BYTES} bytes, and line ${start} lies beyond the first ${lines.length} lines (hint: clone the repository to read that far)`
-        }`,
-      );
-    }
-    const window = lineWindow(lines, start, line_count, max_bytes);
-    const beyond = !raw.complete &&
-      (line_count === undefined || start - 1 + line_count > lines.length);
-    return {
-      file: {
-        ...file,
-        content: window.content,
-        truncated: window.cut || beyond,
-        startLine: window.startLine,
-        endLine: window.endLine,
-      },
-    };
-  },
+  handler: readFileContent,
 });
+
+/** What {@link readFileContent} reads: get_file_content's arguments. */
+export interface FileRead {
+  project: string;
+  repo: string;
+  path: string;
+  at?: string;
+  start_line?: number;
+  line_count?: number;
+  max_bytes: number;
+}
+
+/**
+ * Reads a text file at the commit a ref names, whole or a window of its
+ * lines, up to a byte limit: get_file_content's reading, which the file
+ * resource shares.
+ */
+export async function readFileContent(
+  args: FileRead,
+  ctx: ToolContext,
+): Promise<{ file: z.infer<typeof FileOut> }> {
+  const { project, repo, path, at, start_line, line_count, max_bytes } = args;
+  const { bitbucket, signal } = ctx;
+  const action = `read ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`;
+  // Read at the commit the ref names now, so content and commitId agree.
+  const commitId = await commitAt(ctx, project, repo, at, action);
+  const windowed = start_line !== undefined || line_count !== undefined;
+  // The raw resource streams the file's bytes, so only what is needed is
+  // downloaded and a cut and the size are exact; a window is found among the
+  // first MAX_DOCUMENT_BYTES, then cut at max_bytes.
+  const raw = await bitbucket.getBytes({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/raw/${segments(path)}`,
+    maxBytes: windowed ? MAX_DOCUMENT_BYTES : max_bytes,
+    query: { at: commitId },
+    signal,
+  }).catch(rethrowDuring(action));
+  const text = decodeText(raw.bytes, raw.complete);
+  if (text === undefined) {
+    throw new Error(
+      `Cannot ${action}: it is a binary file, or text not in UTF-8 (hint: only UTF-8 text can be shown; clone the repository to work with it)`,
+    );
+  }
+  // Of a file cut short, only lines that ended are whole.
+  const lines = splitLines(text).filter((line, i, all) =>
+    raw.complete || i < all.length - 1 || line.endsWith("\n")
+  );
+  const totalLines = raw.complete ? lines.length : undefined;
+  const size = raw.complete
+    ? raw.bytes.length
+    : await fileSize(bitbucket, project, repo, path, commitId, signal);
+  const file = { path, ref: at, commitId, size, totalLines };
+  if (!windowed) return { file: { ...file, content: text, truncated: !raw.complete } };
+  const start = start_line ?? 1;
+  if (start > lines.length) {
+    throw new Error(
+      `Cannot ${action}: it ${
+        raw.complete
+          ? `has ${lines.length} lines, so none starts at line ${start} (hint: start_line at most ${lines.length})`
+          : `has more than ${MAX_DOCUMENT_BYTES} bytes, and line ${start} lies beyond the first ${lines.length} lines (hint: clone the repository to read that far)`
+      }`,
+    );
+  }
+  const window = lineWindow(lines, start, line_count, max_bytes);
+  const beyond = !raw.complete &&
+    (line_count === undefined || start - 1 + line_count > lines.length);
+  return {
+    file: {
+      ...file,
+      content: window.content,
+      truncated: window.cut || beyond,
+      startLine: window.startLine,
+      endLine: window.endLine,
+    },
+  };
+}
 
 /**
  * The size of a whole file from `browse?size=true`, asked only when the raw body

@@ -1,0 +1,150 @@
+/**
+ * What each kind of argument is completed from: the same Bitbucket listings
+ * the tools read (list_projects, the repositories of a project, open pull
+ * requests, list_branches and list_tags, list_files, list_commits), one
+ * bounded page each. An answer says whether it holds everything there is, so
+ * a complete answer for a broader filter can serve a narrower one.
+ */
+import type { BitbucketClient } from "../bitbucket/client.ts";
+import { Commit } from "../bitbucket/entities/commit.ts";
+import { PullRequest } from "../bitbucket/entities/pull_request.ts";
+import { Branch, Tag } from "../bitbucket/entities/ref.ts";
+import { Project, Repository } from "../bitbucket/entities/repository.ts";
+import { ListedFile } from "../bitbucket/entities/source.ts";
+import { apiPath } from "../bitbucket/path.ts";
+import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { refsPath } from "../tools/refs.ts";
+import { filesListing } from "../tools/source.ts";
+
+/** One value a completion may offer, and the text beside it the typed value may also match. */
+export interface Candidate {
+  value: string;
+  /** A name or title: typing part of it finds the value too. */
+  text?: string;
+}
+
+/** What one listing gave: its candidates, and whether they are all there are. */
+export interface Answer {
+  candidates: Candidate[];
+  complete: boolean;
+}
+
+/** How many open pull requests (the newest) a completion looks at. */
+export const PULL_REQUESTS_LOOKED_AT = 100;
+/** How many commits (the newest of the default branch) a completion looks at. */
+export const COMMITS_LOOKED_AT = 100;
+/** How many branches and how many tags one filtered listing asks for. */
+export const REFS_LOOKED_AT = 100;
+
+/** The projects the caller can see, by key, with their names. */
+export async function projectCandidates(
+  bitbucket: BitbucketClient,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const page = await collectPages(
+    bitbucket,
+    "/api/latest/projects",
+    Project,
+    { limit: MAX_LIMIT },
+    {},
+    signal,
+  );
+  return {
+    candidates: page.values.map((p) => ({ value: p.key, text: p.name })),
+    complete: page.isLastPage,
+  };
+}
+
+/** A project's repositories, by slug, with their names. */
+export async function repoCandidates(
+  bitbucket: BitbucketClient,
+  project: string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const path = apiPath`/api/latest/projects/${project}/repos`;
+  const page = await collectPages(bitbucket, path, Repository, { limit: MAX_LIMIT }, {}, signal);
+  return {
+    candidates: page.values.map((r) => ({ value: r.slug, text: r.name })),
+    complete: page.isLastPage,
+  };
+}
+
+/** A repository's open pull requests, newest first, by id, with their titles. */
+export async function pullRequestCandidates(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const page = await collectPages(
+    bitbucket,
+    apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+    PullRequest,
+    { limit: PULL_REQUESTS_LOOKED_AT },
+    { state: "OPEN" },
+    signal,
+  );
+  return {
+    candidates: page.values.map((pr) => ({ value: String(pr.id), text: pr.title })),
+    complete: page.isLastPage,
+  };
+}
+
+/** The branches, then the tags, whose names contain `filter` (Bitbucket's filter), by name. */
+export async function refCandidates(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  filter: string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const query = { filterText: filter === "" ? undefined : filter };
+  const paging = { limit: REFS_LOOKED_AT };
+  const [branches, tags] = await Promise.all([
+    collectPages(bitbucket, refsPath(project, repo, "branches"), Branch, paging, query, signal),
+    collectPages(bitbucket, refsPath(project, repo, "tags"), Tag, paging, query, signal),
+  ]);
+  const names = [...branches.values, ...tags.values].map((ref) => ref.displayId);
+  return {
+    candidates: [...new Set(names)].map((value) => ({ value })),
+    complete: branches.isLastPage && tags.isLastPage,
+  };
+}
+
+/** The files under `dir` (the whole repository when empty) at `at`, as paths from the root. */
+export async function pathCandidates(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  at: string | undefined,
+  dir: string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const { path, query } = filesListing(project, repo, dir === "" ? undefined : dir, at);
+  const page = await collectPages(bitbucket, path, ListedFile, { limit: MAX_LIMIT }, query, signal);
+  return {
+    candidates: page.values.map((file) => ({ value: dir === "" ? file : `${dir}/${file}` })),
+    complete: page.isLastPage,
+  };
+}
+
+/** The newest commits of the default branch, by full id, with their messages. */
+export async function commitCandidates(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const page = await collectPages(
+    bitbucket,
+    apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
+    Commit,
+    { limit: COMMITS_LOOKED_AT },
+    {},
+    signal,
+  );
+  return {
+    candidates: page.values.map((c) => ({ value: c.id, text: c.message?.split("\n")[0] })),
+    complete: page.isLastPage,
+  };
+}

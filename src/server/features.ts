@@ -1,0 +1,106 @@
+/**
+ * What a server offers besides tools: resource templates and the caller's
+ * pull requests as resources, prompts for the common jobs, and completions
+ * for every argument they take. Made once per process, like the tools'
+ * registrations; every server instance then gets the same handlers. Each
+ * request takes its Bitbucket client from the same {@link ClientSource} as a
+ * tool call, so the same client rules apply. The code that reads Bitbucket
+ * loads on first use, so starting and listing cost nothing more.
+ *
+ * Resources are served by handlers of their own rather than the SDK's
+ * template matching, which reads a URI through `URL` (resolving `..` and
+ * `%2E%2E` silently); completions likewise, since the SDK's completion
+ * callbacks get no request context and so no caller.
+ */
+import type { McpServer, McpServerOptions } from "../deps/mcp.ts";
+import type { ClientSource } from "../tools/define.ts";
+import { AnswerCache } from "../completions/cache.ts";
+import type { CompletionKind } from "../completions/complete.ts";
+import { offeredPrompts, PR_PROMPT_ARGUMENTS, registerPrompts } from "../prompts/prompts.ts";
+import { parseResourceUri, TEMPLATES } from "../resources/uri.ts";
+
+/** Everything a server instance gets besides its tools. */
+export interface Features {
+  /** Declares the capabilities (lists never change) and adds the handlers to `server`. */
+  addTo(server: McpServer): void;
+}
+
+/** How long a list that never changes while the server runs may be cached (2026-07-28 hints). */
+const STATIC_TTL_MS = 3_600_000;
+/** How long a read or the pull request list may be cached: Bitbucket's data moves. */
+const LIVE_TTL_MS = 30_000;
+
+/**
+ * The cache hints of what {@link Features} serves: private (an answer is one
+ * caller's), static lists for an hour, Bitbucket's data for 30 s.
+ */
+export const CACHE_HINTS: NonNullable<McpServerOptions["cacheHints"]> = {
+  "resources/templates/list": { ttlMs: STATIC_TTL_MS, cacheScope: "private" },
+  "prompts/list": { ttlMs: STATIC_TTL_MS, cacheScope: "private" },
+  "resources/list": { ttlMs: LIVE_TTL_MS, cacheScope: "private" },
+  "resources/read": { ttlMs: LIVE_TTL_MS, cacheScope: "private" },
+};
+
+/** A module loaded once, on first use. */
+function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => loaded ??= load();
+}
+
+const reading = lazy(() => import("../resources/read.ts"));
+const listing = lazy(() => import("../resources/list.ts"));
+const completing = lazy(() => import("../completions/complete.ts"));
+
+/**
+ * The features of a server whose calls take their client from `clients` and
+ * which exposes the tools named `exposed` (a prompt is offered only when the
+ * tools its plan names are).
+ */
+export function serverFeatures(clients: ClientSource, exposed: Iterable<string>): Features {
+  const prompts = offeredPrompts(new Set(exposed));
+  const promptArguments = new Map<string, Record<string, CompletionKind>>(
+    prompts.filter((p) => p.aboutPullRequest).map((p) => [p.name, PR_PROMPT_ARGUMENTS]),
+  );
+  // One cache per process: keyed by caller inside, shared by every server instance.
+  const cache = new AnswerCache();
+  const complete = lazy(async () =>
+    (await completing()).completionHandler(clients, promptArguments, cache)
+  );
+  const templates = {
+    resourceTemplates: TEMPLATES.map(({ name, title, uriTemplate, description, mimeType }) => ({
+      name,
+      title,
+      uriTemplate,
+      description,
+      mimeType,
+    })),
+  };
+  return {
+    addTo(server) {
+      const low = server.server;
+      low.registerCapabilities({
+        resources: { listChanged: false },
+        completions: {},
+        ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+      });
+      low.setRequestHandler("resources/templates/list", () => templates);
+      low.setRequestHandler("resources/list", async (_request, ctx) => {
+        const { listPullRequestResources } = await listing();
+        return await listPullRequestResources(clients(ctx), ctx.mcpReq.signal);
+      });
+      low.setRequestHandler("resources/read", async ({ params }, ctx) => {
+        // Parsed before anything else: a bad URI never reaches Bitbucket.
+        const target = parseResourceUri(params.uri);
+        const { readResource } = await reading();
+        return await readResource(params.uri, target, {
+          bitbucket: clients(ctx),
+          signal: ctx.mcpReq.signal,
+        });
+      });
+      low.setRequestHandler("completion/complete", async (request, ctx) => {
+        return await (await complete())(request, ctx);
+      });
+      registerPrompts(server, prompts);
+    },
+  };
+}
