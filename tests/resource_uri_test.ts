@@ -1,15 +1,11 @@
 /**
- * src/resources/uri.ts: what a URI names, read from the URI as sent (never
+ * src/resources/uri.ts and templates.ts: what a URI names, read from the URI as sent (never
  * normalised), and built back so that reading it names the same thing.
  * Refusals as a client sees them are in resources_test.ts.
  */
 import assert from "node:assert/strict";
-import {
-  parseResourceUri,
-  type ResourceTarget,
-  resourceUri,
-  TEMPLATES,
-} from "../src/resources/uri.ts";
+import { parseResourceUri } from "../src/resources/uri.ts";
+import { type ResourceTarget, resourceUri, TEMPLATES } from "../src/resources/templates.ts";
 
 const AWKWARD: ResourceTarget[] = [
   { kind: "pull_request", project: "PROJ", repo: "web", prId: 42 },

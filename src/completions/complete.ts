@@ -19,7 +19,7 @@ import type { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 import { filePathArg, MAX_PATH, MAX_REF, MAX_SEGMENT, refArg, segmentArg } from "../tools/args.ts";
 import type { ClientSource } from "../tools/define.ts";
-import { TEMPLATES } from "../resources/uri.ts";
+import { TEMPLATES } from "../resources/templates.ts";
 import { AnswerCache, callerKey } from "./cache.ts";
 import {
   type Answer,

@@ -5,25 +5,22 @@
  * the tools' rules (a bad one is refused, -32602, naming it). A prompt is
  * offered only where every tool its plan names is exposed.
  */
-import type { GetPromptResult, McpServer } from "../deps/mcp.ts";
-import { z } from "../deps/zod.ts";
-import { idArg, segmentArg } from "../tools/args.ts";
-import { published } from "../tools/published_schema.ts";
-import { resourceUri, templateOf } from "../resources/uri.ts";
+import type { GetPromptResult, Prompt } from "../deps/mcp.ts";
+import { resourceUri, templateOf } from "../resources/templates.ts";
 
-/** A prompt's pull request, as prompt arguments carry it: every value a string. */
-const PrPromptArgs = z.object({
-  project: segmentArg("Project key"),
-  repo: segmentArg("Repository slug"),
-  pr_id: z.string()
-    .regex(/^\d{1,16}$/, { message: "must be a pull request id: digits, e.g. 42" })
-    .transform(Number)
-    .pipe(idArg())
-    .describe("Pull request id"),
-});
+/** The pull request a prompt is about, its arguments checked (`arguments.ts`). */
+export interface PrArgs {
+  project: string;
+  repo: string;
+  pr_id: number;
+}
 
-/** The pull request a prompt is about. */
-type PrArgs = z.output<typeof PrPromptArgs>;
+/** The arguments of the pull request prompts as `prompts/list` shows them. */
+const PR_ARGUMENT_LIST: NonNullable<Prompt["arguments"]> = [
+  { name: "project", description: "Project key", required: true },
+  { name: "repo", description: "Repository slug", required: true },
+  { name: "pr_id", description: "Pull request id", required: true },
+];
 
 /** The arguments of the pull request prompts, by what each names (for completions). */
 export const PR_PROMPT_ARGUMENTS = {
@@ -109,11 +106,16 @@ export function offeredPrompts(exposed: ReadonlySet<string>): PromptSpec[] {
   return PROMPTS.filter((prompt) => prompt.tools.every((tool) => exposed.has(tool)));
 }
 
-/** The published argument schema of the pull request prompts, converted once per process. */
-const PR_ARGS_SCHEMA = published(PrPromptArgs);
+/** A prompt as `prompts/list` shows it. */
+export function listedPrompt(prompt: PromptSpec): Prompt {
+  const { name, title, description } = prompt;
+  return prompt.aboutPullRequest
+    ? { name, title, description, arguments: PR_ARGUMENT_LIST }
+    : { name, title, description };
+}
 
 /** A prompt's answer: its plan, then the pull request as a resource link. */
-function promptResult(prompt: PromptSpec, pr: PrArgs | undefined): GetPromptResult {
+export function promptResult(prompt: PromptSpec, pr: PrArgs | undefined): GetPromptResult {
   const text = { role: "user" as const, content: { type: "text" as const, text: prompt.plan(pr) } };
   if (pr === undefined) return { description: prompt.description, messages: [text] };
   const target = {
@@ -130,20 +132,4 @@ function promptResult(prompt: PromptSpec, pr: PrArgs | undefined): GetPromptResu
     mimeType: templateOf("pull_request").mimeType,
   };
   return { description: prompt.description, messages: [text, { role: "user", content: link }] };
-}
-
-/** Registers `prompts` on `server`. */
-export function registerPrompts(server: McpServer, prompts: readonly PromptSpec[]): void {
-  for (const prompt of prompts) {
-    const { name, title, description } = prompt;
-    if (prompt.aboutPullRequest) {
-      server.registerPrompt(
-        name,
-        { title, description, argsSchema: PR_ARGS_SCHEMA },
-        (args) => promptResult(prompt, args as PrArgs),
-      );
-    } else {
-      server.registerPrompt(name, { title, description }, () => promptResult(prompt, undefined));
-    }
-  }
 }

@@ -21,7 +21,7 @@ import { pagedResult } from "../tools/shapes/page.ts";
 import { changeOut, pullRequestOut } from "../tools/shapes/pull_request.ts";
 import { fileDocument, readFileContent } from "../tools/source.ts";
 import { openThreads } from "./threads.ts";
-import { type ResourceTarget, templateOf } from "./uri.ts";
+import { type ResourceTarget, templateOf } from "./templates.ts";
 
 /** What a read needs: the caller's Bitbucket client and the request's cancellation signal. */
 export type ReadContext = Omit<ToolContext, "policy">;

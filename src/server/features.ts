@@ -16,8 +16,14 @@ import type { McpServer, McpServerOptions } from "../deps/mcp.ts";
 import type { ClientSource } from "../tools/define.ts";
 import { AnswerCache } from "../completions/cache.ts";
 import type { CompletionKind } from "../completions/complete.ts";
-import { offeredPrompts, PR_PROMPT_ARGUMENTS, registerPrompts } from "../prompts/prompts.ts";
-import { parseResourceUri, TEMPLATES } from "../resources/uri.ts";
+import { ProtocolError, ProtocolErrorCode } from "../deps/mcp.ts";
+import {
+  listedPrompt,
+  offeredPrompts,
+  PR_PROMPT_ARGUMENTS,
+  promptResult,
+} from "../prompts/prompts.ts";
+import { TEMPLATES } from "../resources/templates.ts";
 
 /** Everything a server instance gets besides its tools. */
 export interface Features {
@@ -47,7 +53,9 @@ function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   return () => loaded ??= load();
 }
 
+const parsing = lazy(() => import("../resources/uri.ts"));
 const reading = lazy(() => import("../resources/read.ts"));
+const checking = lazy(() => import("../prompts/arguments.ts"));
 const listing = lazy(() => import("../resources/list.ts"));
 const completing = lazy(() => import("../completions/complete.ts"));
 
@@ -66,6 +74,7 @@ export function serverFeatures(clients: ClientSource, exposed: Iterable<string>)
   const complete = lazy(async () =>
     (await completing()).completionHandler(clients, promptArguments, cache)
   );
+  const listedPrompts = { prompts: prompts.map(listedPrompt) };
   const templates = {
     resourceTemplates: TEMPLATES.map(({ name, title, uriTemplate, description, mimeType }) => ({
       name,
@@ -90,7 +99,7 @@ export function serverFeatures(clients: ClientSource, exposed: Iterable<string>)
       });
       low.setRequestHandler("resources/read", async ({ params }, ctx) => {
         // Parsed before anything else: a bad URI never reaches Bitbucket.
-        const target = parseResourceUri(params.uri);
+        const target = (await parsing()).parseResourceUri(params.uri);
         const { readResource } = await reading();
         return await readResource(params.uri, target, {
           bitbucket: clients(ctx),
@@ -100,7 +109,22 @@ export function serverFeatures(clients: ClientSource, exposed: Iterable<string>)
       low.setRequestHandler("completion/complete", async (request, ctx) => {
         return await (await complete())(request, ctx);
       });
-      registerPrompts(server, prompts);
+      if (prompts.length === 0) return;
+      // Served by handlers of their own, like resources, so that listing them
+      // builds no argument schema: the arguments are checked when a prompt is got.
+      low.setRequestHandler("prompts/list", () => listedPrompts);
+      low.setRequestHandler("prompts/get", async ({ params }) => {
+        const prompt = prompts.find((p) => p.name === params.name);
+        if (!prompt) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Prompt ${params.name} not found: prompts/list names the prompts offered`,
+          );
+        }
+        if (!prompt.aboutPullRequest) return promptResult(prompt, undefined);
+        const pr = (await checking()).prPromptArguments(prompt.name, params.arguments);
+        return promptResult(prompt, pr);
+      });
     },
   };
 }

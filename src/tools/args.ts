@@ -8,20 +8,24 @@ import { z } from "../deps/zod.ts";
 import { isUnsafeSegment } from "../bitbucket/path.ts";
 import { MAX_LIMIT } from "../bitbucket/paging.ts";
 
-/** The longest project key, repository slug, username or name filter. */
-export const MAX_SEGMENT = 256;
-/** The longest ref, branch or tag name, and the longest substring filter. */
-export const MAX_REF = 1024;
-/** The longest file path. */
-export const MAX_PATH = 4096;
-/** The longest comment, description or message. */
-export const MAX_TEXT = 32_768;
-/** The longest title. */
-export const MAX_TITLE = 255;
-/** The bytes of a document (a diff, a file) returned when the caller does not say. */
-export const DEFAULT_DOCUMENT_BYTES = 100_000;
-/** The most bytes of a document a caller may ask for. */
-export const MAX_DOCUMENT_BYTES = 1_000_000;
+export {
+  DEFAULT_DOCUMENT_BYTES,
+  MAX_DOCUMENT_BYTES,
+  MAX_PATH,
+  MAX_REF,
+  MAX_SEGMENT,
+  MAX_TEXT,
+  MAX_TITLE,
+} from "./limits.ts";
+import {
+  DEFAULT_DOCUMENT_BYTES,
+  MAX_DOCUMENT_BYTES,
+  MAX_PATH,
+  MAX_REF,
+  MAX_SEGMENT,
+  MAX_TEXT,
+  MAX_TITLE,
+} from "./limits.ts";
 
 /** A bounded string: `abort` stops at the first failed bound, so the message is given once. */
 function bounded(max: number, message?: string) {
