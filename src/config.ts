@@ -27,7 +27,18 @@ export class StartupError extends Error {
 }
 
 /** The environment variables the server reads, and nothing else. */
-export const ENV_VARS = ["BITBUCKET_URL", "BITBUCKET_TOKEN", "BITBUCKET_USERNAME"] as const;
+export const ENV_VARS = [
+  "BITBUCKET_URL",
+  "BITBUCKET_TOKEN",
+  "BITBUCKET_USERNAME",
+  "BITBUCKET_MCP_STATE_KEY",
+] as const;
+
+/** The variables a server runs without: unreadable (not permitted) reads as unset. */
+const OPTIONAL_VARS: ReadonlySet<string> = new Set([
+  "BITBUCKET_USERNAME",
+  "BITBUCKET_MCP_STATE_KEY",
+]);
 
 /** Reads one of our variables; undefined when unset or not permitted (the caller decides if that is fatal). */
 export type EnvReader = (name: (typeof ENV_VARS)[number]) => string | undefined;
@@ -35,7 +46,7 @@ export type EnvReader = (name: (typeof ENV_VARS)[number]) => string | undefined;
 /** Reads the process environment, refusing with the exact flag when a needed variable is not permitted. */
 export const processEnv: EnvReader = (name) => {
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    if (name === "BITBUCKET_USERNAME") return undefined;
+    if (OPTIONAL_VARS.has(name)) return undefined;
     throw new StartupError(
       `cannot read ${name}: run with --allow-env=${ENV_VARS.join(",")}`,
     );

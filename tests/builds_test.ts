@@ -326,18 +326,34 @@ Deno.test("set_build_status reports the status it stored when Bitbucket answers 
   assert.equal(h.fixture.requests[0]?.headers["x-atlassian-token"], "no-check");
 });
 
-Deno.test("set_build_status is withheld without --yolo; the read-only build tools are not", async () => {
-  await using h = await connect({ routes: builds.routes });
-  const names = (await h.client.listTools()).tools.map((t) => t.name);
+Deno.test("set_build_status asks the person first; --withhold-unsafe withholds it and keeps the read-only build tools", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: builds.routes,
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "cancel" };
+    },
+  });
+  const result = await h.client.callTool({ name: "set_build_status", arguments: SET_ARGS });
+  assert.equal(result.isError, true);
+  assert.equal(asked.length, 1);
+  assert.match(asked[0]!, /^Report build ".+" as \w+ on commit \w+ in \w+\/\w+ \(linking .+\)/);
+  assert.equal(h.fixture.requests.length, 0);
+  await using withheld = await connect({
+    routes: builds.routes,
+    selection: { withholdUnsafe: true },
+  });
+  const names = (await withheld.client.listTools()).tools.map((t) => t.name);
   assert.ok(!names.includes("set_build_status"));
   for (const name of ["get_build_status", "get_build_summary", "list_required_builds"]) {
     assert.ok(names.includes(name), name);
   }
   await assert.rejects(
-    h.client.callTool({ name: "set_build_status", arguments: SET_ARGS }),
+    withheld.client.callTool({ name: "set_build_status", arguments: SET_ARGS }),
     /set_build_status not found/,
   );
-  assert.equal(h.fixture.requests.length, 0);
+  assert.equal(withheld.fixture.requests.length, 0);
 });
 
 Deno.test("set_build_status refuses a key or URL longer than Bitbucket stores, before any request", async () => {

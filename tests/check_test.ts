@@ -47,8 +47,8 @@ async function check(
  * "N of M tools exposed: " and each toolset's "name exposed/all".
  */
 function exposure(selection: Partial<ToolSelection>): { total: string; perSet: string[] } {
-  const exposed = new Set(selectTools(CATALOGUE, { yolo: false, readOnly: false, ...selection }));
-  assert.ok(exposed.size > 0 && exposed.size < CATALOGUE.length, "the selection narrows");
+  const exposed = new Set(selectTools(CATALOGUE, { readOnly: false, ...selection }));
+  assert.ok(exposed.size > 0 && exposed.size <= CATALOGUE.length, "the selection exposes some");
   return {
     total: `${exposed.size} of ${CATALOGUE.length} tools exposed: `,
     perSet: TOOLSETS.map((set) =>
@@ -75,7 +75,7 @@ Deno.test("check: every check passes against Bitbucket with a good token; exit 0
     run.lines.tools!.text.includes(byDefault.total + byDefault.perSet.join(", ")),
     run.lines.tools!.text,
   );
-  assert.match(run.lines.tools!.text, /unsafe writes withheld \(--yolo exposes them\)$/);
+  assert.match(run.lines.tools!.text, /; unsafe writes ask the person first$/);
   assert.equal(run.stderr, "", "the default log level logs nothing for successful requests");
   const probe = fixture.requests.find((r) => r.path === APPLICATION_PROPERTIES);
   assert.equal(
@@ -98,6 +98,14 @@ Deno.test("check: the tools line follows the flags, and no tool at all is a fail
     narrow.lines.tools!.text,
   );
   assert.match(narrow.lines.tools!.text, /read-only tools only \(--read-only\)$/);
+  const unsafe = CATALOGUE.filter((t) => t.access.level === "unsafe write").length;
+  const withheld = await check(env, ["--withhold-unsafe"]);
+  assert.match(
+    withheld.lines.tools!.text,
+    new RegExp(`; ${unsafe} unsafe writes withheld \\(--withhold-unsafe\\)$`),
+  );
+  const yolo = await check(env, ["--yolo"]);
+  assert.match(yolo.lines.tools!.text, /; unsafe writes run without asking \(--yolo\)$/);
   const source = TOOLSETS.find((set) => set.name === "source")!.tools.map((t) => t.name);
   const none = await check(env, ["--toolsets", "source", "--exclude", source.join(",")]);
   assert.equal(none.code, 1);

@@ -78,6 +78,11 @@ const startupErrors: {
     says: /unexpected argument \(\d+ characters, not shown/,
   },
   {
+    why: "a confirmation-state key too short to sign with",
+    env: { ...ENV, BITBUCKET_MCP_STATE_KEY: "short" },
+    says: /BITBUCKET_MCP_STATE_KEY is too short: use at least 32 bytes/,
+  },
+  {
     why: "bad timeout",
     args: ["--timeout", "soon"],
     env: ENV,
@@ -147,12 +152,12 @@ Deno.test("tools --json lists the whole catalogue with access and exposure, with
       access.level === "read-only" ? undefined : access.why,
       `${t.name}'s reason`,
     );
-    assert.equal(
-      t.exposed,
-      access.level !== "unsafe write",
-      `${t.name} exposed by default iff not an unsafe write`,
-    );
+    assert.equal(t.exposed, true, `${t.name} exposed by default (unsafe ones ask first)`);
   }
+  const withheld = JSON.parse(
+    (await runMain([], ["tools", "--json", "--withhold-unsafe"], {})).stdout,
+  ) as { tools: { exposed: boolean; access: string }[] };
+  assert.ok(withheld.tools.every((t) => t.exposed === (t.access !== "unsafe write")));
   const readOnly = JSON.parse(
     (await runMain([], ["tools", "--json", "--read-only"], {})).stdout,
   ) as {

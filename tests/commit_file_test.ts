@@ -56,19 +56,52 @@ Deno.test("commit_file sends the content's bytes exactly: line endings and non-A
 });
 
 for (const branch of ["main", "refs/heads/main"]) {
-  Deno.test(`commit_file onto the default branch (${branch}) is refused without --yolo, naming it and the way round`, async () => {
-    await using h = await connect({ routes: source.routes });
+  Deno.test(`commit_file onto the default branch (${branch}) asks the person first, naming the branch; a yes commits`, async () => {
+    const asked: string[] = [];
+    await using h = await connect({
+      routes: source.routes,
+      elicit: (request) => {
+        asked.push((request.params as { message: string }).message);
+        return { action: "accept", content: { confirm: true } };
+      },
+    });
     const result = await h.client.callTool({
       name: "commit_file",
       arguments: { ...FIX, branch, source_commit_id: HEAD },
     });
-    assert.equal(result.isError, true);
-    const text = firstText(result);
-    assert.match(
-      text,
-      /^Cannot commit "src\/app\.ts" to "(refs\/heads\/)?main" in PROJ\/web: "main" is the repository's default branch, and a commit straight onto it skips review \(hint: commit to a new branch, with source_branch set to/,
-    );
-    assert.match(text, /--yolo/);
+    assert.notEqual(result.isError, true, firstText(result));
+    assert.deepEqual(asked, [
+      `Commit "src/app.ts" straight onto "main", the default branch of PROJ/web, without a pull request's review`,
+    ]);
+    assert.deepEqual(h.fixture.requests.map((r) => `${r.method} ${r.path}`), [
+      `GET ${REPO}/default-branch`,
+      `PUT ${EDIT}`,
+    ]);
+  });
+}
+
+Deno.test("commit_file onto the default branch, declined, commits nothing", async () => {
+  await using h = await connect({ routes: source.routes, elicit: () => ({ action: "decline" }) });
+  const result = await h.client.callTool({
+    name: "commit_file",
+    arguments: { ...FIX, branch: "main", source_commit_id: HEAD },
+  });
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /the person declined/);
+  assert.ok(h.fixture.requests.every((r) => r.method === "GET"));
+});
+
+for (const era of ["legacy", "modern"] as const) {
+  Deno.test(`commit_file onto the default branch from a client that cannot ask (${era}) is refused, naming --yolo; nothing is committed`, async () => {
+    await using h = await connect({ routes: source.routes, era });
+    const text = await h.client.callTool({
+      name: "commit_file",
+      arguments: { ...FIX, branch: "main", source_commit_id: HEAD },
+    }).then((result) => {
+      assert.equal(result.isError, true);
+      return firstText(result);
+    }, (error: Error) => error.message);
+    assert.match(text, /cannot ask them.*--yolo/);
     assert.deepEqual(h.fixture.requests.map((r) => `${r.method} ${r.path}`), [
       `GET ${REPO}/default-branch`,
     ]);

@@ -18,7 +18,7 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
   const out = new TextDecoder().decode(stdout);
   assert.equal(code, 0, out + new TextDecoder().decode(stderr));
   // The demo serves the default selection.
-  const listed = selectTools(CATALOGUE, { yolo: false, readOnly: false }).length;
+  const listed = selectTools(CATALOGUE, { readOnly: false }).length;
   assert.match(
     out,
     new RegExp(`^Connected over stdio to bitbucket-mcp \\S+: ${listed} tools listed\\.$`, "m"),

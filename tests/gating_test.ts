@@ -6,13 +6,13 @@ import { z } from "zod";
 import { toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";
 
-async function listed(selection: Partial<ToolSelection>) {
+async function listed(selection: Partial<ToolSelection> & { yolo?: boolean }) {
   await using h = await connect({ selection });
   const { tools } = await h.client.listTools();
   return tools;
 }
 
-const base: ToolSelection = { yolo: false, readOnly: false };
+const base: ToolSelection = { readOnly: false };
 const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
   defineTool({
     name,
@@ -31,16 +31,25 @@ const sample = [dummy("r", "read"), dummy("s", "safe"), dummy("u", "unsafe")];
 const names = (tools: Tool[]) => tools.map((t) => t.name);
 
 const cases: { flags: Partial<ToolSelection>; expect: string[]; why: string }[] = [
-  { flags: {}, expect: ["r", "s"], why: "default: read-only and safe writes" },
-  { flags: { yolo: true }, expect: ["r", "s", "u"], why: "--yolo adds unsafe writes" },
-  { flags: { readOnly: true, yolo: true }, expect: ["r"], why: "--read-only wins over --yolo" },
+  { flags: {}, expect: ["r", "s", "u"], why: "default: every tool (unsafe ones ask first)" },
+  {
+    flags: { withholdUnsafe: true },
+    expect: ["r", "s"],
+    why: "--withhold-unsafe leaves unsafe writes out",
+  },
+  { flags: { readOnly: true }, expect: ["r"], why: "--read-only keeps read-only tools only" },
+  {
+    flags: { tools: ["u"], withholdUnsafe: true },
+    expect: ["u"],
+    why: "--tools overrides --withhold-unsafe",
+  },
   { flags: { tools: ["u"] }, expect: ["u"], why: "--tools overrides the safety filter" },
   {
     flags: { tools: ["u", "r"], readOnly: true },
     expect: ["r"],
     why: "--read-only wins over --tools",
   },
-  { flags: { exclude: ["r"] }, expect: ["s"], why: "--exclude removes" },
+  { flags: { exclude: ["r"] }, expect: ["s", "u"], why: "--exclude removes" },
   { flags: { tools: ["r", "s"], exclude: ["s"] }, expect: ["r"], why: "--exclude applies last" },
 ];
 for (const c of cases) {
@@ -49,25 +58,23 @@ for (const c of cases) {
   });
 }
 
-Deno.test("gating: every read-only tool is listed without --yolo, and unsafe ones only with it", async () => {
-  const defaults = new Set((await listed({})).map((t) => t.name));
-  const yolo = new Set((await listed({ yolo: true })).map((t) => t.name));
+Deno.test("gating: every tool is listed by default, the same with --yolo; --withhold-unsafe leaves unsafe ones out", async () => {
+  const defaults = (await listed({})).map((t) => t.name);
+  const yolo = (await listed({ yolo: true })).map((t) => t.name);
+  const withheld = new Set((await listed({ withholdUnsafe: true })).map((t) => t.name));
+  assert.deepEqual(defaults, CATALOGUE.map((t) => t.name));
+  assert.deepEqual(yolo, defaults, "--yolo changes what a call does, not what is listed");
   for (const tool of CATALOGUE) {
-    const { level } = tool.access;
-    if (level === "read-only") {
-      assert.ok(defaults.has(tool.name), `${tool.name} is read-only but withheld`);
-    }
     assert.equal(
-      defaults.has(tool.name),
-      level !== "unsafe write",
-      `${tool.name}: listed by default iff not an unsafe write`,
+      withheld.has(tool.name),
+      tool.access.level !== "unsafe write",
+      `${tool.name}: listed under --withhold-unsafe iff not an unsafe write`,
     );
-    assert.ok(yolo.has(tool.name), `${tool.name} is missing under --yolo`);
   }
 });
 
 Deno.test("gating: destructiveHint marks unsafe writes and readOnlyHint read-only tools, from access alone", async () => {
-  const tools = await listed({ yolo: true });
+  const tools = await listed({});
   for (const tool of CATALOGUE) {
     const entry = tools.find((t) => t.name === tool.name);
     const { access } = tool;
@@ -80,7 +87,7 @@ Deno.test("gating: destructiveHint marks unsafe writes and readOnlyHint read-onl
 });
 
 Deno.test("gating: --read-only lists only read-only tools over a real client", async () => {
-  const tools = await listed({ readOnly: true, yolo: true });
+  const tools = await listed({ readOnly: true });
   const readOnly = CATALOGUE.filter((t) => t.access.level === "read-only").map((t) => t.name);
   assert.deepEqual(tools.map((t) => t.name), readOnly);
 });
@@ -120,7 +127,7 @@ Deno.test("toolsets: every tool belongs to exactly one toolset", () => {
   }
 });
 
-/** Listed without --yolo: every tool but the unsafe writes. */
+/** Listed under --withhold-unsafe: every tool but the unsafe writes. */
 const notUnsafe = (t: Tool) => t.access.level !== "unsafe write";
 
 const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; why: string }[] = [
@@ -130,24 +137,23 @@ const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; w
     why: "--toolsets narrows the catalogue",
   },
   {
-    flags: { toolsets: ["pull_requests"] },
+    flags: { toolsets: ["pull_requests"], withholdUnsafe: true },
     expect: (t) => toolsetOf(t) === "pull_requests" && notUnsafe(t),
-    why: "the safety filter still applies within a toolset",
+    why: "--withhold-unsafe still applies within a toolset",
   },
   {
-    flags: { toolsets: ["builds"], tools: ["merge_pull_request"] },
+    flags: { toolsets: ["builds"], tools: ["merge_pull_request"], withholdUnsafe: true },
     expect: (t) => (toolsetOf(t) === "builds" && notUnsafe(t)) || t.name === "merge_pull_request",
     why: "--tools adds named tools, whatever their safety",
   },
   {
-    flags: { toolsets: ["builds"], yolo: true, readOnly: true },
+    flags: { toolsets: ["builds"], readOnly: true },
     expect: (t) => toolsetOf(t) === "builds" && t.access.level === "read-only",
     why: "--read-only wins within a toolset",
   },
   {
     flags: { toolsets: ["refs", "commits"], exclude: ["create_tag"] },
-    expect: (t) =>
-      ["refs", "commits"].includes(toolsetOf(t) ?? "") && notUnsafe(t) && t.name !== "create_tag",
+    expect: (t) => ["refs", "commits"].includes(toolsetOf(t) ?? "") && t.name !== "create_tag",
     why: "--exclude applies last",
   },
 ];

@@ -301,7 +301,7 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
       const client = await connectHttp(server.url, era, TOKEN_A);
       try {
         const { tools } = await client.listTools();
-        const expected = selectTools(CATALOGUE, { yolo: false, readOnly: true }).map((t) => t.name);
+        const expected = selectTools(CATALOGUE, { readOnly: true }).map((t) => t.name);
         assert.deepEqual(tools.map((t) => t.name), expected, "gating applies over HTTP too");
         const result = await client.callTool({
           name: "list_tags",

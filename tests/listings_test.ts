@@ -146,13 +146,13 @@ Deno.test({
 }, () => {
   const selections: Partial<ToolSelection>[] = [
     {},
-    { yolo: true },
+    { withholdUnsafe: true },
     { readOnly: true },
     ...TOOLSETS.map((s) => ({ toolsets: [s.name] })),
     { toolsets: ["refs"], tools: ["merge_pull_request"], exclude: ["create_tag"] },
   ];
   for (const selection of selections) {
-    const flags = { yolo: false, readOnly: false, ...selection };
+    const flags = { readOnly: false, ...selection };
     assert.deepEqual(
       selectFrom(LISTED, flags, (t) => t.toolset).map((t) => t.name),
       selectTools(CATALOGUE, flags).map((t) => t.name),

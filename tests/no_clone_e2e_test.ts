@@ -49,6 +49,8 @@ const PR44 = `${REPO}/pull-requests/44`;
 const routes: Route[] = [
   { method: "POST", path: `${REPO}/pull-requests`, status: 201, body: openedPullRequest("OPEN") },
   { method: "POST", path: `${PR44}/merge`, body: openedPullRequest("MERGED") },
+  // What the person is shown before the merge: the pull request as opened.
+  { method: "GET", path: PR44, body: openedPullRequest("OPEN") },
   ...search.routes,
   ...source.routes,
   ...pullRequests.routes,
@@ -67,10 +69,11 @@ function received(requests: SeenRequest[]) {
 }
 
 Deno.test("a change without a clone: search, read, blame, commit on a new branch, pull request, merge, delete the branch", async (t) => {
-  // Default safety (no --yolo: a commit onto main would be refused), plus the two
-  // irreversible steps, merge and delete, named as a person would with --tools.
+  // Default safety (no --yolo), the tools named as a person would with --tools; the two
+  // irreversible steps, merge and delete, ask the person, who says yes.
   await using h = await connect({
     routes,
+    elicit: () => ({ action: "accept", content: { confirm: true } }),
     selection: {
       tools: [
         "search_code",
@@ -243,7 +246,9 @@ Deno.test("a change without a clone: search, read, blame, commit on a new branch
 
   await t.step("merge it", async () => {
     const result = await call("merge_pull_request", { ...WEB, pr_id: 44, version: 0 });
-    assert.deepEqual(step(), [{
+    // Read for the form the person confirms, read again on their yes (unchanged), then merged.
+    const read = { method: "GET", path: PR44, query: {} };
+    assert.deepEqual(step(), [read, read, {
       method: "POST",
       path: `${PR44}/merge`,
       query: { version: "0" },

@@ -160,11 +160,15 @@ const PR42_BODY = {
 };
 const updates: { why: string; args: Record<string, unknown>; body: Record<string, unknown> }[] = [
   {
-    why: "a new reviewer list replaces the old one",
-    args: { reviewers: ["asmith", "c.davis@example.com"] },
+    why: "a new reviewer list replaces the old one (adding one asks nobody)",
+    args: { reviewers: ["bwilson", "asmith", "c.davis@example.com"] },
     body: {
       ...PR42_BODY,
-      reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
+      reviewers: [
+        { user: { name: "bwilson" } },
+        { user: { name: "asmith" } },
+        { user: { name: "c.davis@example.com" } },
+      ],
     },
   },
   {
@@ -191,11 +195,45 @@ for (const c of updates) {
   Deno.test(`update_pull_request at the version just read: ${c.why}`, async () => {
     await using h = await connect({ routes: pullRequests.routes });
     const out = await payload(h, "update_pull_request", PullRequestPayload, { ...ARGS, ...c.args });
+    const read = { method: "GET", path: PR, query: {} };
+    // A new reviewer list is first checked for a reviewer with a verdict dropped (none here).
+    const checked = c.args.reviewers === undefined ? [] : [read];
     assert.deepEqual(seen(h), [
-      { method: "GET", path: PR, query: {} },
+      ...checked,
+      read,
       { method: "PUT", path: PR, query: {}, body: c.body },
     ]);
     assert.equal(out.pullRequest.version, 4);
+  });
+}
+
+for (const answer of ["accept", "decline"] as const) {
+  Deno.test(`update_pull_request removing a reviewer with a verdict asks first (${answer})`, async () => {
+    const asked: string[] = [];
+    await using h = await connect({
+      routes: pullRequests.routes,
+      elicit: (request) => {
+        asked.push((request.params as { message: string }).message);
+        return answer === "accept"
+          ? { action: "accept", content: { confirm: true } }
+          : { action: "decline" };
+      },
+    });
+    const result = await call(h, "update_pull_request", { ...ARGS, reviewers: ["asmith"] });
+    assert.deepEqual(asked, [
+      `Remove bwilson (NEEDS_WORK) from the reviewers of pull request #42 "Validate the login form before submitting" in PROJ/web (version 3), dropping their verdict from its merge checks`,
+    ]);
+    const puts = seen(h).filter((r) => r.method === "PUT");
+    if (answer === "decline") {
+      assert.ok(result.isError);
+      assert.deepEqual(puts, []);
+    } else {
+      assert.ok(!result.isError, result.text);
+      assert.deepEqual(puts.map((r) => r.body), [{
+        ...PR42_BODY,
+        reviewers: [{ user: { name: "asmith" } }],
+      }]);
+    }
   });
 }
 
@@ -370,8 +408,11 @@ Deno.test("disable_auto_merge cancels the pending auto-merge", async () => {
 
 // --- exposure --------------------------------------------------------------
 
-Deno.test("by default the unsafe pull request tools are withheld and the safe writes offered", async () => {
-  await using h = await connect({ routes: pullRequests.routes });
+Deno.test("with --withhold-unsafe the unsafe pull request tools are withheld and the safe writes offered", async () => {
+  await using h = await connect({
+    routes: pullRequests.routes,
+    selection: { withholdUnsafe: true },
+  });
   const { tools } = await h.client.listTools();
   const names = tools.map((t) => t.name);
   for (const name of UNSAFE) assert.ok(!names.includes(name), `${name} is withheld`);
@@ -383,8 +424,8 @@ Deno.test("by default the unsafe pull request tools are withheld and the safe wr
   }
 });
 
-Deno.test("with yolo the unsafe pull request tools are offered as destructive", async () => {
-  await using h = await connect({ routes: pullRequests.routes, selection: { yolo: true } });
+Deno.test("by default the unsafe pull request tools are offered as destructive", async () => {
+  await using h = await connect({ routes: pullRequests.routes });
   const { tools } = await h.client.listTools();
   for (const name of UNSAFE) {
     const tool = tools.find((t) => t.name === name);
@@ -394,7 +435,10 @@ Deno.test("with yolo the unsafe pull request tools are offered as destructive", 
 });
 
 Deno.test("a withheld pull request tool cannot be called, and nothing reaches Bitbucket", async () => {
-  await using h = await connect({ routes: pullRequests.routes });
+  await using h = await connect({
+    routes: pullRequests.routes,
+    selection: { withholdUnsafe: true },
+  });
   const result = await h.client.callTool({ name: "merge_pull_request", arguments: ARGS }).catch(
     (error) => ({ isError: true, content: [{ type: "text", text: String(error) }] }),
   );

@@ -1,7 +1,7 @@
 /**
  * The tools of src/tools/pull_request_comment_edits.ts: editing a comment,
- * resolving or reopening its thread or its task (resolving a task only under
- * --yolo), deleting it, and applying a suggestion, each at the version just read.
+ * resolving or reopening its thread or its task (resolving a task asks the
+ * person first, unless --yolo), deleting it, and applying a suggestion, each at the version just read.
  */
 import assert from "node:assert/strict";
 import { PR, pullRequests } from "./cases/pull_requests.ts";
@@ -116,18 +116,44 @@ Deno.test("update_pr_comment reopens a task without --yolo: it only holds the me
   assert.deepEqual(seen(h)[1]?.body, { version: 1, state: "OPEN" });
 });
 
+Deno.test("update_pr_comment asks the person before resolving a task; a yes resolves it", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: pullRequests.routes,
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { confirm: true } };
+    },
+  });
+  await payload(h, "update_pr_comment", CommentPayload, {
+    ...ARGS,
+    comment_id: 301,
+    task_state: "resolved",
+  });
+  assert.deepEqual(asked, [
+    "Resolve task 301 of pull request #42 in PROJ/web, lifting the merge check it holds",
+  ]);
+  assert.deepEqual(seen(h).at(-1)?.body, { version: 0, state: "RESOLVED" });
+});
+
+Deno.test("update_pr_comment refuses resolving a task for a client that cannot ask, before any request", async () => {
+  await using h = await connect({ routes: pullRequests.routes, era: "legacy" });
+  const { isError, text } = await call(h, "update_pr_comment", {
+    ...ARGS,
+    comment_id: 301,
+    task_state: "resolved",
+  });
+  assert.ok(isError);
+  assert.match(text, /cannot ask them.*--yolo/);
+  assert.equal(h.fixture.requests.length, 0);
+});
+
 const refusals: {
   why: string;
   args: Record<string, unknown>;
   message: RegExp;
   requests: number;
 }[] = [
-  {
-    why: "resolving a task without --yolo",
-    args: { comment_id: 301, task_state: "resolved" },
-    message: /resolving a task lifts a merge check.*--yolo/,
-    requests: 0,
-  },
   {
     why: "nothing to change",
     args: { comment_id: 310 },

@@ -242,11 +242,25 @@ Deno.test("delete_tag refuses a name with a dot segment before any request", asy
   assert.equal(h.fixture.requests.length, 0);
 });
 
-Deno.test("delete_branch and delete_tag are unsafe writes: withheld without --yolo", async () => {
-  await using h = await connect();
-  const names = (await h.client.listTools()).tools.map((t) => t.name);
-  assert.ok(!names.includes("delete_branch") && !names.includes("delete_tag"));
-  await using yolo = await connect({ selection: { yolo: true } });
-  const tool = (await yolo.client.listTools()).tools.find((t) => t.name === "delete_tag");
+Deno.test("delete_branch and delete_tag are unsafe writes: listed as destructive, asking first, withheld with --withhold-unsafe", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: refs.routes,
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "decline" };
+    },
+  });
+  const tool = (await h.client.listTools()).tools.find((t) => t.name === "delete_tag");
   assert.equal(tool?.annotations?.destructiveHint, true);
+  const result = await h.client.callTool({
+    name: "delete_tag",
+    arguments: { project: "PROJ", repo: "web", name: "v1.0.0" },
+  });
+  assert.equal(result.isError, true);
+  assert.deepEqual(asked, [`Delete tag "v1.0.0" from PROJ/web; Bitbucket cannot restore it`]);
+  assert.deepEqual(h.fixture.requests, []);
+  await using withheld = await connect({ selection: { withholdUnsafe: true } });
+  const names = (await withheld.client.listTools()).tools.map((t) => t.name);
+  assert.ok(!names.includes("delete_branch") && !names.includes("delete_tag"));
 });

@@ -102,7 +102,7 @@ Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with
   assert.equal(messages[0].result.serverInfo.name, "bitbucket-mcp");
   assert.deepEqual(
     messages[1].result.tools.map((t: { name: string }) => t.name),
-    selectTools(CATALOGUE, { yolo: false, readOnly: false }).map((t) => t.name),
+    selectTools(CATALOGUE, { readOnly: false }).map((t) => t.name),
     "the default selection is listed",
   );
   assert.equal(messages[2].result.structuredContent.tags[0].displayId, "v1.0.0");

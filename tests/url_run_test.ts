@@ -83,7 +83,7 @@ Deno.test("run by URL: main.ts alone, from a raw-file host, in an empty director
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      selectTools(CATALOGUE, { yolo: false, readOnly: false }).map((t) => t.name),
+      selectTools(CATALOGUE, { readOnly: false }).map((t) => t.name),
       `the default selection is listed; stderr: ${stderr}`,
     );
     const result = await client.callTool({

@@ -284,8 +284,10 @@ export function checkTools(flags: Flags): CheckLine {
   const unsafe = flags.readOnly
     ? "; read-only tools only (--read-only)"
     : withheldUnsafe > 0
-    ? `; ${withheldUnsafe} unsafe writes withheld (--yolo exposes them)`
-    : "";
+    ? `; ${withheldUnsafe} unsafe writes withheld (--withhold-unsafe)`
+    : flags.yolo
+    ? "; unsafe writes run without asking (--yolo)"
+    : "; unsafe writes ask the person first";
   return {
     name: "tools",
     status: "pass",

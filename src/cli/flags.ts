@@ -8,7 +8,10 @@ import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 export interface Flags {
   command: "serve" | "tools" | "check";
   url?: string;
+  /** Unsafe writes run without asking the person. */
   yolo: boolean;
+  /** Unsafe writes are not listed at all. */
+  withholdUnsafe: boolean;
   readOnly: boolean;
   tools?: string[];
   toolsets?: string[];
@@ -66,7 +69,9 @@ Usage:
 
 Flags:
   --url URL          Bitbucket base URL (overrides BITBUCKET_URL)
-  --yolo             also expose unsafe write tools (merge, decline, approve, ...)
+  --yolo             run unsafe writes (merge, decline, approve, ...) without asking;
+                     by default each one first asks the person (elicitation)
+  --withhold-unsafe  do not list unsafe writes at all (for a client that cannot ask)
   --read-only        expose read-only tools only (wins over every other flag)
   --toolsets a,b     ${TOOLSETS_HELP}
   --tools a,b        expose these tools too (or only these, without --toolsets),
@@ -89,6 +94,9 @@ Environment:
   BITBUCKET_URL       Bitbucket base URL, e.g. https://bitbucket.example.com
   BITBUCKET_TOKEN     HTTP access token (never accepted as a flag; optional with --http)
   BITBUCKET_USERNAME  optional: send the token as Basic auth for this user
+  BITBUCKET_MCP_STATE_KEY
+                      optional: the key (32+ bytes) signing confirmation states; give
+                      every instance behind a load balancer the same (default: random)
 `;
 
 /**
@@ -122,6 +130,7 @@ export function parseFlags(argv: readonly string[]): Flags {
       options: {
         url: { type: "string" },
         yolo: { type: "boolean", default: false },
+        "withhold-unsafe": { type: "boolean", default: false },
         "read-only": { type: "boolean", default: false },
         tools: { type: "string" },
         toolsets: { type: "string" },
@@ -193,6 +202,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     command,
     url: values.url,
     yolo: values.yolo,
+    withholdUnsafe: values["withhold-unsafe"],
     readOnly: values["read-only"],
     tools: names(values.tools),
     toolsets: names(values.toolsets),

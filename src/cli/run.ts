@@ -13,6 +13,8 @@ import { createServerFactory } from "../server/factory.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
 import { selectFrom, unknownNames } from "../server/selection.ts";
+import { Confirmations } from "../tools/confirmation.ts";
+import type { CallPolicy } from "../tools/define.ts";
 import { LISTED, type ListedTool } from "../tools/listed.ts";
 import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { VERSION } from "../version.ts";
@@ -89,6 +91,21 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   }
 }
 
+/**
+ * What the agent may do unasked (`--yolo`), and the key confirmation states
+ * are signed with: BITBUCKET_MCP_STATE_KEY when set (instances behind a load
+ * balancer share it), else a random one made now.
+ */
+function callPolicy(flags: Flags, env: EnvReader): CallPolicy {
+  const key = env("BITBUCKET_MCP_STATE_KEY") || undefined;
+  if (key !== undefined && new TextEncoder().encode(key).length < 32) {
+    throw new StartupError(
+      "BITBUCKET_MCP_STATE_KEY is too short: use at least 32 bytes, e.g. the output of `openssl rand -hex 32`",
+    );
+  }
+  return { unsafeWrites: flags.yolo, confirmations: new Confirmations({ key }) };
+}
+
 /** The listed tools these flags expose. */
 function exposed(flags: Flags): ListedTool[] {
   return selectFrom(LISTED, flags, (tool) => tool.toolset);
@@ -104,7 +121,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   });
   const tools = exposed(flags);
   const transport = new StdioLineTransport();
-  const handle = serveStdio(createServerFactory(tools, bitbucket, { unsafeWrites: flags.yolo }), {
+  const handle = serveStdio(createServerFactory(tools, bitbucket, callPolicy(flags, env)), {
     transport,
     onerror: (error) => logger.log("error", error.message),
   });
@@ -138,7 +155,7 @@ async function serveOverHttp(
   try {
     server = serveHttp({
       tools: exposed(flags),
-      policy: { unsafeWrites: flags.yolo },
+      policy: callPolicy(flags, env),
       config,
       address,
       allowHosts: flags.allowHosts,

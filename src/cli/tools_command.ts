@@ -26,7 +26,11 @@ export function toolsListing(
       r.access.padEnd(12)
     }  ${r.description}${r.why === undefined ? "" : `\n${indent}why: ${r.why}`}`
   );
-  return [...lines, "", "(- = withheld by the current flags; --yolo exposes unsafe writes)"].join(
+  return [
+    ...lines,
+    "",
+    "(- = withheld by the current flags; unsafe writes ask the person first, unless --yolo)",
+  ].join(
     "\n",
   );
 }

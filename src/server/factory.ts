@@ -15,6 +15,7 @@ export const INSTRUCTIONS = [
   "Bitbucket Data Center tools.",
   "`project` is a project key and `repo` a repository slug.",
   "Results name their payload; a list says isLastPage, and passing its nextPageStart as start gets the next page.",
+  "Unsafe writes (merge, decline, review, delete, build status) ask the person first: if they decline, do not retry.",
 ].join(" ");
 
 /** Each tool's registration, made once: every server instance then registers these as they are. */

@@ -2,8 +2,12 @@ import type { AccessLevel } from "../tools/define.ts";
 
 /** The flags that decide which tools a server exposes. */
 export interface ToolSelection {
-  /** Expose unsafe writes too. */
-  yolo: boolean;
+  /**
+   * Withhold unsafe writes (`--withhold-unsafe`): for a person whose client
+   * cannot ask them, so the model never tries a tool it could not use.
+   * By default every tool is listed and unsafe calls ask first.
+   */
+  withholdUnsafe?: boolean;
   /** Expose read-only tools only; wins over everything else. */
   readOnly: boolean;
   /** Allowlist by name; takes precedence over the default safety filter. */
@@ -22,9 +26,9 @@ export interface Selectable {
 
 /**
  * The exposed tools, in catalogue order:
- * 1. candidates: the tools of `toolsets` that pass the safety filter (safe
- *    ones; all with `yolo`), plus every tool named in `tools` whatever its
- *    safety; with neither option, every tool that passes the safety filter;
+ * 1. candidates: the tools of `toolsets` that pass the safety filter (all;
+ *    safe ones only with `withholdUnsafe`), plus every tool named in `tools`
+ *    whatever its safety; with neither option, every tool that passes it;
  * 2. `readOnly` keeps only read-only tools, whatever was asked;
  * 3. `exclude` removes last.
  *
@@ -48,7 +52,7 @@ export function selectFrom<T extends Selectable>(
     const inSets = sets === undefined || sets.has(toolsetOf(tool) ?? "");
     const { level } = tool.access;
     const candidate = named.has(tool.name) ||
-      (inSets && (level !== "unsafe write" || selection.yolo));
+      (inSets && (level !== "unsafe write" || !selection.withholdUnsafe));
     return candidate && (!selection.readOnly || level === "read-only") && !exclude.has(tool.name);
   });
 }

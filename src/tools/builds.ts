@@ -186,6 +186,12 @@ export const setBuildStatus = defineTool({
       buildNumber: true,
     }).extend({ commitId: z.string() }).describe("The status as stored"),
   }),
+  confirm: ({ project, repo, commit_id, key, state, url }) =>
+    Promise.resolve({
+      message: `Report build ${
+        JSON.stringify(key)
+      } as ${state} on commit ${commit_id} in ${project}/${repo} (linking ${url}); merge checks and reviewers rely on it`,
+    }),
   async handler(
     { project, repo, commit_id, key, state, url, name, description, build_number },
     { bitbucket, signal },

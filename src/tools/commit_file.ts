@@ -4,6 +4,7 @@ import { MinimalRef } from "../bitbucket/entities/ref.ts";
 import { rethrowDuring } from "../bitbucket/errors.ts";
 import { apiPath, segments } from "../bitbucket/path.ts";
 import { CommitIdArg, filePathArg, refArg, RepoArgs, textArg } from "./args.ts";
+import type { Confirmation } from "./confirmation.ts";
 import { defineTool, safeWrite, type ToolContext } from "./define.ts";
 import { qualifyBranch } from "./pull_request_lookup.ts";
 import { CommitOut, commitOut } from "./shapes/commit.ts";
@@ -23,32 +24,39 @@ const ContentArg = z.string().min(1).max(MAX_FILE_BYTES).refine(
 }).describe("Whole new text");
 
 /**
- * Refuses a commit straight onto the repository's default branch unless the
- * person running the server allowed unsafe writes (`--yolo`): such a commit
- * skips the review a pull request gives. The default branch is read from
- * Bitbucket (`default-branch`) only when that check applies.
+ * The question for a commit straight onto the repository's default branch,
+ * which skips the review a pull request gives: the person is asked (unless
+ * the server runs with `--yolo`, when this is never called). Any other branch
+ * needs no confirmation. The default branch is read from Bitbucket
+ * (`default-branch`) only when asking applies.
  */
-async function refuseDefaultBranch(
-  { bitbucket, signal, policy }: ToolContext,
+async function askDefaultBranch(
+  { bitbucket, signal }: ToolContext,
   project: string,
   repo: string,
+  path: string,
   branch: string,
-  action: string,
-): Promise<void> {
-  if (policy.unsafeWrites) return;
+): Promise<Confirmation | undefined> {
   const { body: defaultBranch } = await bitbucket.request({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
     schema: MinimalRef,
     signal,
-  }).catch(rethrowDuring(`${action}: Cannot tell the repository's default branch`));
-  if (qualifyBranch(branch) !== defaultBranch.id) return;
-  throw new Error(
-    `Cannot ${action}: ${
-      JSON.stringify(defaultBranch.displayId ?? branch)
-    } is the repository's default branch, and a commit straight onto it skips review (hint: commit to a new branch, with source_branch set to ${
-      JSON.stringify(branch)
-    }, and open a pull request; or start the server with --yolo to allow commits onto the default branch)`,
+  }).catch(
+    rethrowDuring(
+      `${commitAction(project, repo, path, branch)}: Cannot tell the repository's default branch`,
+    ),
   );
+  if (qualifyBranch(branch) !== defaultBranch.id) return undefined;
+  return {
+    message: `Commit ${JSON.stringify(path)} straight onto ${
+      JSON.stringify(defaultBranch.displayId ?? branch)
+    }, the default branch of ${project}/${repo}, without a pull request's review`,
+  };
+}
+
+/** What a commit_file call does, as its errors name it. */
+function commitAction(project: string, repo: string, path: string, branch: string): string {
+  return `commit ${JSON.stringify(path)} to ${JSON.stringify(branch)} in ${project}/${repo}`;
 }
 
 /** Creates or updates one file as a commit on a branch, optionally a new branch. */
@@ -58,7 +66,7 @@ export const commitFile = defineTool({
   description:
     "Commit a text file to branch (new from source_branch); an update needs get_file_content's commitId as source_commit_id.",
   access: safeWrite(
-    "adds a commit to a branch, which another commit can revert; a commit onto the default branch needs --yolo",
+    "adds a commit to a branch, which another commit can revert; a commit onto the default branch skips review, so the person is asked first",
   ),
   input: RepoArgs.extend({
     path: filePathArg(),
@@ -69,12 +77,11 @@ export const commitFile = defineTool({
     source_branch: refArg("Create branch from this").optional(),
   }),
   output: z.object({ commit: CommitOut }),
+  confirm: ({ project, repo, path, branch }, ctx) =>
+    askDefaultBranch(ctx, project, repo, path, branch),
   async handler(args, ctx) {
     const { project, repo, path, content, message, branch, source_commit_id, source_branch } = args;
-    const action = `commit ${JSON.stringify(path)} to ${
-      JSON.stringify(branch)
-    } in ${project}/${repo}`;
-    await refuseDefaultBranch(ctx, project, repo, branch, action);
+    const action = commitAction(project, repo, path, branch);
     const form = new FormData();
     // A file part, as `curl -F content=@file` sends it: multipart encoding turns
     // every line break of a text field into CRLF, but keeps a file's bytes as they

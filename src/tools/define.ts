@@ -1,5 +1,7 @@
 import type {
   CallToolResult,
+  ClientCapabilities,
+  InputRequiredResult,
   McpServer,
   ServerContext,
   StandardSchemaWithJSON,
@@ -7,26 +9,38 @@ import type {
 } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
+import { type Confirmation, Confirmations, guardedCall } from "./confirmation.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
 /** What the person running the server lets the agent do without asking. */
 export interface CallPolicy {
   /**
-   * Unsafe writes may go ahead unasked (`--yolo`). A safe write whose call is
-   * risky only for some arguments (a commit straight onto the default branch)
-   * refuses those calls unless this is set.
+   * Unsafe writes go ahead unasked (`--yolo`). Unset, every unsafe call, and
+   * a safe write's call that is risky for its arguments (a commit straight
+   * onto the default branch), first asks the person (see `confirm`).
    */
   unsafeWrites: boolean;
+  /** Signs and checks confirmation states; absent, the process's own (a random key). */
+  confirmations?: Confirmations;
 }
 
 /** The policy of a server started without `--yolo`. */
 export const CAUTIOUS: CallPolicy = { unsafeWrites: false };
+
+let processConfirmations: Confirmations | undefined;
+
+/** The confirmations of `policy`: its own, or one per process made on first use. */
+function confirmationsOf(policy: CallPolicy): Confirmations {
+  return policy.confirmations ?? (processConfirmations ??= new Confirmations());
+}
 
 /** What a handler may use: the Bitbucket client, the call's cancellation signal, the policy in force. */
 export interface ToolContext {
   bitbucket: BitbucketClient;
   signal: AbortSignal;
   policy: CallPolicy;
+  /** What the person confirmed for this call, when they were asked: a write uses its version. */
+  confirmed?: Confirmation;
 }
 
 /** How much a tool may change, as `tools`, the README and the gating show it. */
@@ -79,6 +93,14 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   /** For document payloads (a diff, a file): the text block carries the document itself instead of JSON. */
   document?: (out: z.infer<O>) => string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
+  /**
+   * What the person is asked before the call, in plain words (reading what it
+   * needs, e.g. the pull request's title, refs and version); undefined when
+   * these arguments need no confirmation. Every unsafe write has one (a test
+   * checks); a safe write has one when some of its calls are risky.
+   * Not asked under `--yolo`.
+   */
+  confirm?: (args: z.infer<I>, ctx: ToolContext) => Promise<Confirmation | undefined>;
 }
 
 /**
@@ -97,8 +119,16 @@ export interface ToolConfig {
   readonly annotations: ToolAnnotations;
 }
 
-/** A tool call as the SDK makes it, once `args` passed the input schema. */
-export type ToolCallback = (args: unknown, ctx: ServerContext) => Promise<CallToolResult>;
+/**
+ * A tool call as the SDK makes it, once `args` passed the input schema;
+ * `connection` gives the capabilities the client declared at initialize
+ * (2025 era), which the context does not carry.
+ */
+export type ToolCallback = (
+  args: unknown,
+  ctx: ServerContext,
+  connection: () => ClientCapabilities | undefined,
+) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
  * One tool as the SDK registers it: its config and its callback, made once
@@ -131,7 +161,11 @@ export function registrationOf(
     config,
     callback,
     addTo(server) {
-      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(name, config, callback);
+      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
+        name,
+        config,
+        (args, ctx) => callback(args, ctx, () => server.server.getClientCapabilities()),
+      );
     },
   };
 }
@@ -148,6 +182,8 @@ export interface Tool extends Registrable {
   readonly access: Access;
   readonly annotations: ToolAnnotations;
   readonly hasDocumentText: boolean;
+  /** The person is asked before some or all of its calls (it has `confirm`). */
+  readonly asks: boolean;
   /** The input and output JSON schemas, converted from zod now: what the generated listings must hold. */
   convertedSchemas(): { input: JsonSchema; output: JsonSchema };
 }
@@ -187,20 +223,38 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     access: spec.access,
     annotations,
     hasDocumentText: spec.document !== undefined,
+    asks: spec.confirm !== undefined,
     registration(clients, policy) {
-      return registrationOf(spec.name, config, async (args, ctx) => {
+      const asks = !policy.unsafeWrites &&
+        (spec.access.level === "unsafe write" || spec.confirm !== undefined);
+      return registrationOf(spec.name, config, async (raw, ctx, connection) => {
         // The SDK has parsed `args` with `spec.input` before this callback runs, so
         // narrowing `args` back to the input type is sound.
-        const out = await spec.handler(args as z.infer<I>, {
-          bitbucket: clients(ctx),
-          signal: ctx.mcpReq.signal,
-          policy,
-        });
-        const text = spec.document ? spec.document(out) : JSON.stringify(out);
-        return {
-          structuredContent: withoutUndefined(out) as Record<string, unknown>,
-          content: [{ type: "text" as const, text }],
+        const args = raw as z.infer<I>;
+        const toolCtx: ToolContext = { bitbucket: clients(ctx), signal: ctx.mcpReq.signal, policy };
+        const run = async (confirmed: Confirmation | undefined): Promise<CallToolResult> => {
+          const out = await spec.handler(args, { ...toolCtx, confirmed });
+          const text = spec.document ? spec.document(out) : JSON.stringify(out);
+          return {
+            structuredContent: withoutUndefined(out) as Record<string, unknown>,
+            content: [{ type: "text" as const, text }],
+          };
         };
+        if (!asks) return await run(undefined);
+        const confirm = spec.confirm;
+        // Every call of an unsafe write asks; a test keeps `confirm` on each of them.
+        const ask = confirm
+          ? () => confirm(args, toolCtx)
+          : () => Promise.resolve({ message: `${spec.title} (${spec.name})` });
+        return await guardedCall({
+          tool: spec.name,
+          args,
+          ctx,
+          connection: connection(),
+          confirmations: confirmationsOf(policy),
+          always: spec.access.level === "unsafe write",
+          ask,
+        }, run);
       });
     },
     convertedSchemas: () => ({

@@ -70,19 +70,24 @@ function listedTool(listing: Listing): ListedTool {
     registration(clients: ClientSource, policy: CallPolicy): Registration {
       let real: Promise<Registration> | undefined;
       const registration = () => real ??= tool().then((t) => t.registration(clients, policy));
-      return registrationOf(listing.name, {
-        title: listing.title,
-        description: listing.description,
-        inputSchema: deferredSchema(
-          listing.input,
-          async () => (await registration()).config.inputSchema,
-        ),
-        outputSchema: deferredSchema(
-          listing.output,
-          async () => (await registration()).config.outputSchema,
-        ),
-        annotations: listing.annotations,
-      }, async (args, ctx) => await (await registration()).callback(args, ctx));
+      return registrationOf(
+        listing.name,
+        {
+          title: listing.title,
+          description: listing.description,
+          inputSchema: deferredSchema(
+            listing.input,
+            async () => (await registration()).config.inputSchema,
+          ),
+          outputSchema: deferredSchema(
+            listing.output,
+            async () => (await registration()).config.outputSchema,
+          ),
+          annotations: listing.annotations,
+        },
+        async (args, ctx, connection) =>
+          await (await registration()).callback(args, ctx, connection),
+      );
     },
   };
 }

@@ -86,7 +86,7 @@ export const updatePullRequest = defineTool({
   description:
     "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
   access: safeWrite(
-    "edits only the fields given, against the version just read; each can be set back",
+    "edits only the fields given, against the version just read; each can be set back (the draft flag too: marking a draft ready merges nothing); removing a reviewer who approved or asked for work changes a merge check, so that asks first",
   ),
   idempotent: true,
   input: PrArgs.extend({
@@ -97,7 +97,23 @@ export const updatePullRequest = defineTool({
     draft: z.boolean().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async handler(args, { bitbucket, signal }) {
+  async confirm({ project, repo, pr_id, reviewers }, { bitbucket, signal }) {
+    if (reviewers === undefined) return undefined;
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    const kept = new Set(reviewers.map((name) => name.toLowerCase()));
+    const dropped = pr.reviewers.filter((r) =>
+      !kept.has(r.user.name.toLowerCase()) && (r.status ?? "UNAPPROVED") !== "UNAPPROVED"
+    );
+    if (dropped.length === 0) return undefined;
+    const who = dropped.map((r) => `${r.user.name} (${r.status})`).join(", ");
+    return {
+      message: `Remove ${who} from the reviewers of pull request #${pr_id} ${
+        JSON.stringify(pr.title)
+      } in ${project}/${repo} (version ${pr.version}), dropping their verdict from its merge checks`,
+      version: pr.version,
+    };
+  },
+  async handler(args, { bitbucket, signal, confirmed }) {
     const { project, repo, pr_id, title, description, reviewers, to_ref, draft } = args;
     if ([title, description, reviewers, to_ref, draft].every((v) => v === undefined)) {
       throw new Error(
@@ -112,7 +128,7 @@ export const updatePullRequest = defineTool({
       path: prPath(project, repo, pr_id),
       schema: PullRequest,
       body: {
-        version: pr.version,
+        version: confirmed?.version ?? pr.version,
         title: title ?? pr.title,
         description: description ?? pr.description,
         reviewers: reviewersBody(reviewers ?? pr.reviewers.map((r) => r.user.name)),
@@ -157,6 +173,28 @@ async function versionOf(
   return (await readPullRequest(bitbucket, project, repo, id, signal)).pr.version;
 }
 
+/** The plain-words name of a pull request as read now, with its version. */
+async function describePr(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  id: number,
+  signal: AbortSignal,
+): Promise<{ text: string; version: number }> {
+  const { pr } = await readPullRequest(bitbucket, project, repo, id, signal);
+  return {
+    text: `pull request #${id} ${
+      JSON.stringify(pr.title)
+    } (${pr.fromRef.displayId} → ${pr.toRef.displayId}, version ${pr.version}) in ${project}/${repo}`,
+    version: pr.version,
+  };
+}
+
+/** How a merge's strategy reads in a sentence. */
+function strategyWords(strategy: string | undefined): string {
+  return strategy === undefined ? "with the repository's default strategy" : `with ${strategy}`;
+}
+
 /** Merges a pull request. */
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
@@ -169,8 +207,19 @@ export const mergePullRequest = defineTool({
     message: textArg().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async handler({ project, repo, pr_id, version, strategy, message }, { bitbucket, signal }) {
-    const current = await versionOf(bitbucket, project, repo, pr_id, version, signal);
+  async confirm({ project, repo, pr_id, version, strategy }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Merge ${pr.text} ${strategyWords(strategy)}`,
+      version: version ?? pr.version,
+    };
+  },
+  async handler(
+    { project, repo, pr_id, version, strategy, message },
+    { bitbucket, signal, confirmed },
+  ) {
+    const given = version ?? confirmed?.version;
+    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
     const merged = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/merge"),
@@ -192,8 +241,16 @@ export const declinePullRequest = defineTool({
     comment: textArg("Why").optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal }) {
-    const current = await versionOf(bitbucket, project, repo, pr_id, version, signal);
+  async confirm({ project, repo, pr_id, version }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Decline ${pr.text}, closing it unmerged for every participant`,
+      version: version ?? pr.version,
+    };
+  },
+  async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal, confirmed }) {
+    const given = version ?? confirmed?.version;
+    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
     const declined = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/decline"),
@@ -262,8 +319,17 @@ export const enableAutoMerge = defineTool({
   idempotent: true,
   input: PrArgs.extend({ strategy: StrategyArg.optional() }),
   output: z.object({ autoMerge: AutoMergeOut }),
-  async handler({ project, repo, pr_id, strategy }, { bitbucket, signal }) {
-    const current = await versionOf(bitbucket, project, repo, pr_id, undefined, signal);
+  async confirm({ project, repo, pr_id, strategy }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Merge ${pr.text} ${
+        strategyWords(strategy)
+      } as soon as every merge check passes (possibly at once), without asking again`,
+      version: pr.version,
+    };
+  },
+  async handler({ project, repo, pr_id, strategy }, { bitbucket, signal, confirmed }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, confirmed?.version, signal);
     const pr = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/merge"),

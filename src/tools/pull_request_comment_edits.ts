@@ -37,7 +37,7 @@ export const updatePrComment = defineTool({
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",
   access: safeWrite(
-    "text and thread resolution can be set back; resolving a task, which lifts a merge check, needs --yolo",
+    "text and thread resolution can be set back; resolving a task lifts a merge check, so the person is asked first",
   ),
   idempotent: true,
   input: CommentArgs.extend({
@@ -46,17 +46,21 @@ export const updatePrComment = defineTool({
     task_state: choiceArg(["OPEN", "RESOLVED"] as const, "Task state").optional(),
   }),
   output: z.object({ comment: CommentOut }),
-  async handler(args, { bitbucket, signal, policy }) {
+  confirm: ({ project, repo, pr_id, comment_id, task_state }) =>
+    Promise.resolve(
+      task_state === "RESOLVED"
+        ? {
+          message:
+            `Resolve task ${comment_id} of pull request #${pr_id} in ${project}/${repo}, lifting the merge check it holds`,
+        }
+        : undefined,
+    ),
+  async handler(args, { bitbucket, signal }) {
     const { project, repo, pr_id, comment_id, text, thread_resolved, task_state } = args;
     const action = `update comment ${comment_id} of pull request #${pr_id}`;
     if ([text, thread_resolved, task_state].every((v) => v === undefined)) {
       throw new Error(
         `Cannot ${action}: nothing to change (hint: give text, thread_resolved or task_state)`,
-      );
-    }
-    if (task_state === "RESOLVED" && !policy.unsafeWrites) {
-      throw new Error(
-        `Cannot ${action}: resolving a task lifts a merge check, so it is an unsafe write (hint: ask the user to resolve it, or to start the server with --yolo, which allows it)`,
       );
     }
     const path = commentPath(project, repo, pr_id, comment_id);
@@ -97,19 +101,39 @@ export const deletePrComment = defineTool({
   output: z.object({
     deleted: z.object({ id: z.number().int(), author: UserOut, text: z.string() }),
   }),
-  async handler({ project, repo, pr_id, comment_id }, { bitbucket, signal }) {
+  async confirm({ project, repo, pr_id, comment_id }, { bitbucket, signal }) {
+    const current = await readComment(
+      bitbucket,
+      commentPath(project, repo, pr_id, comment_id),
+      signal,
+    );
+    const who = current.author.displayName ?? current.author.name;
+    return {
+      message:
+        `Delete comment ${comment_id} by ${who} on pull request #${pr_id} in ${project}/${repo} (version ${current.version}) for everyone: ${
+          JSON.stringify(excerpt(current.text))
+        }`,
+      version: current.version,
+    };
+  },
+  async handler({ project, repo, pr_id, comment_id }, { bitbucket, signal, confirmed }) {
     const path = commentPath(project, repo, pr_id, comment_id);
     const current = await readComment(bitbucket, path, signal);
     await bitbucket.request({
       method: "DELETE",
       path,
-      query: { version: current.version },
+      query: { version: confirmed?.version ?? current.version },
       schema: z.unknown(),
       signal,
     }).catch(rethrowDuring(`delete comment ${comment_id} of pull request #${pr_id}`));
     return { deleted: { id: current.id, author: userOut(current.author), text: current.text } };
   },
 });
+
+/** The start of a text, for a sentence that quotes it. */
+function excerpt(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
+}
 
 /** Commits a suggestion from a comment to the pull request's source branch. */
 export const applyPrSuggestion = defineTool({
@@ -132,7 +156,18 @@ export const applyPrSuggestion = defineTool({
       previous: z.string().optional().describe("Its head before"),
     }),
   }),
-  async handler(args, { bitbucket, signal }) {
+  async confirm({ project, repo, pr_id, comment_id, suggestion_index }, { bitbucket, signal }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Commit suggestion ${suggestion_index ?? 0} of comment ${comment_id} onto ${
+        JSON.stringify(pr.fromRef.displayId)
+      }, the source branch of pull request #${pr_id} ${
+        JSON.stringify(pr.title)
+      } in ${project}/${repo} (version ${pr.version})`,
+      version: pr.version,
+    };
+  },
+  async handler(args, { bitbucket, signal, confirmed }) {
     const { project, repo, pr_id, comment_id, suggestion_index, message } = args;
     const comment = await readComment(
       bitbucket,
@@ -147,7 +182,7 @@ export const applyPrSuggestion = defineTool({
       schema: z.unknown(),
       body: {
         commentVersion: comment.version,
-        pullRequestVersion: before.version,
+        pullRequestVersion: confirmed?.version ?? before.version,
         suggestionIndex: suggestion_index ?? 0,
         commitMessage: message,
       },

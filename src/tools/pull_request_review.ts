@@ -85,6 +85,13 @@ async function setStatus(
   return body;
 }
 
+/** How each verdict reads in a sentence. */
+const REVIEW_WORDS = {
+  APPROVE: "Approve",
+  UNAPPROVE: "Withdraw your approval of",
+  NEEDS_WORK: "Mark as needing work",
+} as const;
+
 /** Approves, unapproves or asks for changes as the token's user, publishing their pending comments. */
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
@@ -105,6 +112,12 @@ export const submitPrReview = defineTool({
     }),
     published: z.array(z.number().int()).describe("Ids of your pending comments now published"),
   }),
+  confirm: ({ project, repo, pr_id, action, comment }) =>
+    Promise.resolve({
+      message: `${REVIEW_WORDS[action]} pull request #${pr_id} in ${project}/${repo} as you${
+        comment === undefined ? "" : ", with the summary comment given"
+      }, publishing your pending comments; this feeds its merge checks`,
+    }),
   async handler({ project, repo, pr_id, action, comment }, { bitbucket, signal }) {
     const status = REVIEW_STATUS[action];
     const reviewPath = prPath(project, repo, pr_id, "/review");
@@ -165,6 +178,13 @@ export const discardPrReview = defineTool({
       comments: z.array(z.number().int()).describe("Ids of the drafts deleted"),
     }),
   }),
+  async confirm({ project, repo, pr_id }, { bitbucket, signal }) {
+    const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"), signal);
+    return {
+      message:
+        `Delete your ${pending.length} pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
+    };
+  },
   async handler({ project, repo, pr_id }, { bitbucket, signal }) {
     const path = prPath(project, repo, pr_id, "/review");
     const comments = await pendingIds(bitbucket, path, signal);

@@ -170,6 +170,12 @@ export const deleteBranch = defineTool({
     end_point: CommitIdArg.optional().describe("Expected head commit"),
   }),
   output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  confirm: ({ project, repo, name, end_point }) =>
+    Promise.resolve({
+      message: `Delete branch ${JSON.stringify(name)} from ${project}/${repo}${
+        end_point === undefined ? "" : ` if it still points at ${end_point}`
+      }; Bitbucket cannot restore it`,
+    }),
   async handler({ project, repo, name, end_point }, { bitbucket, signal }) {
     const ref = qualifyBranch(name);
     // branch-utils deletes by name in the body; it answers 204 whether or not the branch existed.
@@ -193,6 +199,12 @@ export const deleteTag = defineTool({
   idempotent: true,
   input: RepoArgs.extend({ name: refPathArg("Tag") }),
   output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  confirm: ({ project, repo, name }) =>
+    Promise.resolve({
+      message: `Delete tag ${
+        JSON.stringify(name)
+      } from ${project}/${repo}; Bitbucket cannot restore it`,
+    }),
   async handler({ project, repo, name }, { bitbucket, signal }) {
     const tag = name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
     await bitbucket.request({

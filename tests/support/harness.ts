@@ -1,4 +1,4 @@
-import { Client } from "@modelcontextprotocol/client";
+import { Client, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
@@ -28,7 +28,13 @@ export interface ConnectOptions {
    * Usually a test's own routes, then its domain's: `[...extra, ...refs.routes]`.
    */
   routes?: Route[];
-  selection?: Partial<ToolSelection>;
+  /** Which tools are listed, and `yolo`: unsafe writes run without asking. */
+  selection?: Partial<ToolSelection> & { yolo?: boolean };
+  /**
+   * The person behind the client: declares the elicitation capability and
+   * answers each form with this (absent: the client cannot ask).
+   */
+  elicit?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
   /** `legacy` speaks the 2025 handshake; `modern` pins 2026-07-28. */
   era?: "legacy" | "modern";
   timeoutMs?: number;
@@ -53,7 +59,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
     hints: CLI_HINTS,
     ...options.client,
   });
-  const tools = selectTools(CATALOGUE, { yolo: false, readOnly: false, ...options.selection });
+  const tools = selectTools(CATALOGUE, { readOnly: false, ...options.selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(
     createServerFactory(tools, bitbucket, { unsafeWrites: options.selection?.yolo ?? false }),
@@ -65,8 +71,13 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
       versionNegotiation: {
         mode: options.era === "legacy" ? "legacy" : { pin: "2026-07-28" },
       },
+      capabilities: options.elicit ? { elicitation: { form: {} } } : {},
     },
   );
+  const elicit = options.elicit;
+  if (elicit) {
+    client.setRequestHandler("elicitation/create", async (request) => await elicit(request));
+  }
   await client.connect(clientSide);
   const close = async () => {
     await client.close();

@@ -1,8 +1,14 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ElicitRequest,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "../../src/cli/hints.ts";
 import { selectTools } from "../../src/server/gating.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { Confirmations } from "../../src/tools/confirmation.ts";
 import { MAIN } from "./spawn.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 
@@ -27,18 +33,25 @@ export interface StartHttpOptions {
   allowHosts?: string[];
   /** The whole-request timeout of the server's Bitbucket calls (5 s by default). */
   timeoutMs?: number;
+  /** Unsafe writes ask the person (the default without `--yolo`); absent: they run unasked. */
+  ask?: boolean;
+  /** The key confirmation states are signed with (BITBUCKET_MCP_STATE_KEY). */
+  stateKey?: string;
 }
 
 /**
- * Starts the HTTP mode with every tool (`--yolo`), backed by a fresh fixture
- * Bitbucket holding exactly `options.routes`.
+ * Starts the HTTP mode with every tool, unsafe writes unasked (`--yolo`) unless
+ * `options.ask`, backed by a fresh fixture Bitbucket holding exactly `options.routes`.
  */
 export function startHttp(options: StartHttpOptions = {}): HttpHarness {
   const fixture = startFixtureBitbucket(options.routes ?? []);
   const errors: string[] = [];
   const server = serveHttp({
-    tools: selectTools(CATALOGUE, { yolo: true, readOnly: false }),
-    policy: { unsafeWrites: true },
+    tools: selectTools(CATALOGUE, { readOnly: false }),
+    policy: {
+      unsafeWrites: !options.ask,
+      confirmations: new Confirmations({ key: options.stateKey }),
+    },
     config: {
       baseUrl: new URL(fixture.url),
       token: options.serverToken,
@@ -61,12 +74,24 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
 /** Which era a client speaks: `modern` pins 2026-07-28, `legacy` the 2025 handshake. */
 export type Era = "modern" | "legacy";
 
-/** Connects a v2 client over Streamable HTTP, sending `token` (if any) as `Authorization: Bearer`. */
-export async function connectHttp(url: URL, era: Era, token?: string): Promise<Client> {
+/**
+ * Connects a v2 client over Streamable HTTP, sending `token` (if any) as
+ * `Authorization: Bearer`; with `elicit`, it declares elicitation and answers each form so.
+ */
+export async function connectHttp(
+  url: URL,
+  era: Era,
+  token?: string,
+  elicit?: (request: ElicitRequest) => ElicitResult,
+): Promise<Client> {
   const client = new Client(
     { name: `http-${era}`, version: "0.0.0" },
-    { versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" } },
+    {
+      versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" },
+      capabilities: elicit ? { elicitation: { form: {} } } : {},
+    },
   );
+  if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request));
   const transport = new StreamableHTTPClientTransport(
     url,
     token === undefined ? {} : { authProvider: { token: () => Promise.resolve(token) } },

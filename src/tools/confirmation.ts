@@ -1,0 +1,247 @@
+/**
+ * Asking the person before a risky call. A call that needs a yes first
+ * answers `input_required`: a form saying in plain words what will happen,
+ * with one confirmation field, and a signed `requestState` the retry must
+ * send back. On 2026-07-28 the client asks and retries; on a 2025-era
+ * connection the SDK's shim sends `elicitation/create` and re-enters the
+ * handler, so one code path serves both eras. The state is an HMAC-signed
+ * envelope (the SDK's codec, keyed per process or by BITBUCKET_MCP_STATE_KEY)
+ * holding the tool, a digest of its arguments, the version the person saw and
+ * a one-time nonce; it expires after {@link STATE_TTL_SECONDS}.
+ *
+ * {@link guardedCall} is the one place a call is held: audit and confinement
+ * can wrap the same `run` it is given.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  createRequestStateCodec,
+  inputRequired,
+  type InputRequiredResult,
+  inputResponse,
+  PROTOCOL_VERSION_META_KEY,
+  type RequestStateCodec,
+  type ServerContext,
+} from "../deps/mcp.ts";
+
+/** What the person is asked: the sentence, and the version of what it acts on, if it has one. */
+export interface Confirmation {
+  message: string;
+  /** Bitbucket's version of the pull request (or other entity) the person saw; the write uses it. */
+  version?: number;
+}
+
+/** How long a confirmation state stays valid. */
+export const STATE_TTL_SECONDS = 300;
+
+/** The key of the one input request, and of the form's one field. */
+export const CONFIRM_KEY = "confirm";
+
+/** The form: one boolean that starts unset (no default), required. */
+export const CONFIRM_SCHEMA = {
+  type: "object" as const,
+  properties: {
+    [CONFIRM_KEY]: {
+      type: "boolean" as const,
+      title: "Go ahead",
+      description: "Tick to let the agent do exactly this",
+    },
+  },
+  required: [CONFIRM_KEY],
+};
+
+/** What a sealed state holds: tool, argument digest, nonce, version. */
+interface Sealed {
+  t: string;
+  a: string;
+  n: string;
+  v?: number;
+}
+
+/**
+ * Signs and checks confirmation states: one per process, holding the key and
+ * the nonces already used (a state is good for one retry).
+ */
+export class Confirmations {
+  readonly #codec: RequestStateCodec<Sealed>;
+  readonly #ttlMs: number;
+  readonly #used = new Map<string, number>();
+
+  /** `key` (≥ 32 bytes) shares states between instances; absent, a random one is made. */
+  constructor(options: { key?: string | Uint8Array; ttlSeconds?: number } = {}) {
+    const ttlSeconds = options.ttlSeconds ?? STATE_TTL_SECONDS;
+    this.#ttlMs = Math.max(ttlSeconds, 0) * 1000;
+    this.#codec = createRequestStateCodec<Sealed>({
+      key: options.key ?? crypto.getRandomValues(new Uint8Array(32)),
+      ttlSeconds,
+    });
+  }
+
+  /** A signed state for this call of `tool` with `args`, bound to `version`. */
+  async seal(tool: string, args: unknown, version: number | undefined): Promise<string> {
+    const sealed: Sealed = { t: tool, a: await digest(args), n: crypto.randomUUID() };
+    if (version !== undefined) sealed.v = version;
+    return await this.#codec.mint(sealed);
+  }
+
+  /**
+   * The state's bound version, once it is proven ours, unexpired, unused and
+   * for exactly this tool and these arguments; otherwise throws, naming why
+   * (the call answers an error result, and nothing is written).
+   */
+  async open(tool: string, args: unknown, state: string): Promise<{ version?: number }> {
+    let sealed: Sealed;
+    try {
+      sealed = await this.#codec.verify(state, undefined as unknown as ServerContext);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : "malformed";
+      throw refused(tool, reason === "expired" ? "it expired" : "it is not one this server signed");
+    }
+    if (sealed.t !== tool || sealed.a !== await digest(args)) {
+      throw refused(tool, "it was given for another call or other arguments");
+    }
+    const now = Date.now();
+    for (const [nonce, until] of this.#used) if (until < now) this.#used.delete(nonce);
+    if (this.#used.has(sealed.n)) throw refused(tool, "it was already used");
+    this.#used.set(sealed.n, now + this.#ttlMs);
+    return sealed.v === undefined ? {} : { version: sealed.v };
+  }
+}
+
+/** The refusal of a bad state: nothing was sent to Bitbucket. */
+function refused(tool: string, why: string): Error {
+  return new Error(
+    `Cannot call ${tool} with this confirmation state: ${why}; nothing was sent to Bitbucket (hint: call the tool again without requestState so the person is asked afresh)`,
+  );
+}
+
+/** SHA-256 of the arguments as canonical JSON (keys sorted at every depth). */
+async function digest(args: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(canonical(args)));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a < b ? -1 : 1)
+      .map(([k, v]) => [k, canonical(v)]),
+  );
+}
+
+/** The sentence every refusal of a client that cannot ask carries. */
+export function cannotAsk(tool: string): string {
+  return `Cannot call ${tool}: it needs the person's confirmation, and this client cannot ask them (it declares no elicitation capability); nothing was sent to Bitbucket (hint: use a client that supports elicitation, or have the person start the server with --yolo, which trusts the agent without asking, or with --withhold-unsafe, which hides such tools)`;
+}
+
+/** Whether the client that sent this request can show a form (elicitation, form mode). */
+export function canAsk(ctx: ServerContext, connection: ClientCapabilities | undefined): boolean {
+  const caps = modern(ctx)
+    ? envelopeOf(ctx)[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+    : connection;
+  const elicitation = caps?.elicitation;
+  // `elicitation: {}` counts as form support (the rule from before modes existed).
+  return elicitation !== undefined &&
+    (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
+/** True on a 2026-07-28 request (it carries the per-request envelope). */
+function modern(ctx: ServerContext): boolean {
+  return envelopeOf(ctx)[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+/** The request's reserved `_meta` keys (the SDK types the envelope as an empty object). */
+function envelopeOf(ctx: ServerContext): Record<string, unknown> {
+  return (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+}
+
+/** Everything {@link guardedCall} needs besides the call itself. */
+export interface Guard {
+  tool: string;
+  args: unknown;
+  ctx: ServerContext;
+  /** The capabilities the client declared at initialize (2025 era). */
+  connection: ClientCapabilities | undefined;
+  confirmations: Confirmations;
+  /** Every call asks (an unsafe write): a client that cannot ask is refused before anything is read. */
+  always: boolean;
+  /** The sentence to ask, read now; undefined when these arguments need no confirmation. */
+  ask: () => Promise<Confirmation | undefined>;
+}
+
+/** What a held call resolves to: the call's own result, or the question. */
+export type Guarded<R> = R | InputRequiredResult | {
+  content: { type: "text"; text: string }[];
+  isError: true;
+};
+
+/**
+ * Runs `run` once the person said yes (or at once when `ask` finds nothing to
+ * ask), passing the version they confirmed. The first call answers with the
+ * question; the retry is checked (state, arguments, answer, version) before
+ * anything is written.
+ */
+export async function guardedCall<R>(
+  guard: Guard,
+  run: (confirmed: Confirmation | undefined) => Promise<R>,
+): Promise<Guarded<R>> {
+  const { tool, args, ctx } = guard;
+  const state = ctx.mcpReq.requestState();
+  if (typeof state === "string") {
+    const sealed = await guard.confirmations.open(tool, args, state);
+    const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+    if (answer.kind !== "elicit") {
+      throw new Error(
+        `Cannot call ${tool}: the retry carries no answer to '${CONFIRM_KEY}' (hint: call the tool again without requestState so the person is asked afresh)`,
+      );
+    }
+    if (answer.action !== "accept" || answer.content?.[CONFIRM_KEY] !== true) {
+      const what = answer.action === "accept"
+        ? "did not tick the confirmation"
+        : `${answer.action}d`;
+      return failure(
+        `Not done: the person ${what}, so ${tool} did nothing and nothing was sent to Bitbucket (hint: do not retry unless they ask you to)`,
+      );
+    }
+    if (sealed.version === undefined) return await run(undefined);
+    const now = await guard.ask();
+    if (now?.version !== sealed.version) {
+      return failure(
+        `Cannot call ${tool}: what the person confirmed changed meanwhile (version ${sealed.version} was confirmed, it is now at version ${now?.version}); nothing was written (hint: look at the change, then call again so they confirm version ${now?.version})`,
+      );
+    }
+    return await run(now);
+  }
+  const able = canAsk(ctx, guard.connection);
+  if (guard.always && !able && !modern(ctx)) return failure(cannotAsk(tool));
+  const question = guard.always && !able ? { message: `Call ${tool}` } : await guard.ask();
+  if (question === undefined) return await run(undefined);
+  if (!able) {
+    if (!modern(ctx)) return failure(cannotAsk(tool));
+    // A 2026-07-28 client without the capability: returning the request lets
+    // the SDK answer the spec's -32021 error, whose message names the key.
+    return inputRequired({
+      inputRequests: {
+        [cannotAsk(tool)]: inputRequired.elicit({
+          message: question.message,
+          requestedSchema: CONFIRM_SCHEMA,
+        }),
+      },
+    });
+  }
+  return inputRequired({
+    inputRequests: {
+      [CONFIRM_KEY]: inputRequired.elicit({
+        message: question.message,
+        requestedSchema: CONFIRM_SCHEMA,
+      }),
+    },
+    requestState: await guard.confirmations.seal(tool, args, question.version),
+  });
+}
+
+function failure(text: string) {
+  return { content: [{ type: "text" as const, text }], isError: true as const };
+}
