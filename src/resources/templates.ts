@@ -29,7 +29,8 @@ export interface TemplateSpec {
 }
 
 /** How long a document resource may be: what the tools return by default. */
-const CUT = `${DEFAULT_DOCUMENT_BYTES.toLocaleString("en-US")} bytes`;
+// Grouped by hand: `toLocaleString` would start ICU, about 12 ms, on every start.
+const CUT = `${String(DEFAULT_DOCUMENT_BYTES).replace(/\B(?=(\d{3})+$)/g, ",")} bytes`;
 
 /** Every resource template, in `resources/templates/list` order. */
 export const TEMPLATES: readonly TemplateSpec[] = [
