@@ -169,3 +169,12 @@ export async function checkNetPermission(baseUrl: URL): Promise<void> {
     );
   }
 }
+
+/** Refuses to start, naming the flag to add, when the process may not write the audit file. */
+export function checkWritePermission(path: string): void {
+  if (Deno.permissions.querySync({ name: "write", path }).state !== "granted") {
+    throw new StartupError(
+      `no write permission for the audit file ${path}: run with --allow-write=${path}`,
+    );
+  }
+}

@@ -83,6 +83,18 @@ const startupErrors: {
     says: /BITBUCKET_MCP_STATE_KEY is too short: use at least 32 bytes/,
   },
   {
+    why: "an unknown --audit-failure mode",
+    args: ["--audit-file", "/tmp/audit.jsonl", "--audit-failure", "ignore"],
+    env: ENV,
+    says: /--audit-failure must be refuse or warn, not ignore/,
+  },
+  {
+    why: "--audit-failure without --audit-file",
+    args: ["--audit-failure", "warn"],
+    env: ENV,
+    says: /--audit-failure applies to --audit-file only/,
+  },
+  {
     why: "bad timeout",
     args: ["--timeout", "soon"],
     env: ENV,

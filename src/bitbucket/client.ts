@@ -10,6 +10,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from "./body.ts";
 import { type BitbucketBytes, parseEntityOf, readAnswer, readBytes } from "./response.ts";
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from "./retry.ts";
 import { type Method, type Query, Transport } from "./transport.ts";
+import { type Exchange, observingFetch } from "./exchanges.ts";
 
 export type { BitbucketBytes } from "./response.ts";
 export type { Method, Query } from "./transport.ts";
@@ -81,8 +82,10 @@ export class BitbucketClient {
   readonly #transport: Transport;
   readonly #hints: HintTable;
   readonly #maxResponseBytes: number;
+  readonly #options: BitbucketClientOptions;
 
   constructor(options: BitbucketClientOptions) {
+    this.#options = options;
     this.#hints = hintTable(options.hints);
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
@@ -97,6 +100,18 @@ export class BitbucketClient {
     });
     this.origin = this.#transport.origin;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /**
+   * The same server and user, through a client that passes each request it
+   * makes to `observe` (one tool call's audit record); this client is unchanged.
+   */
+  observed(observe: (exchange: Exchange) => void): BitbucketClient {
+    const inner = this.#options.fetch ?? fetch;
+    return new BitbucketClient({
+      ...this.#options,
+      fetch: observingFetch(this.#options.baseUrl, inner, observe),
+    });
   }
 
   /** The absolute URL for a REST path, refusing any result outside the configured origin and context path. */

@@ -288,9 +288,23 @@ export function checkTools(flags: Flags): CheckLine {
     : flags.yolo
     ? "; unsafe writes run without asking (--yolo)"
     : "; unsafe writes ask the person first";
-  return {
-    name: "tools",
-    status: "pass",
-    detail: `${exposed.size} of ${CATALOGUE.length} tools exposed: ${perSet.join(", ")}${unsafe}`,
-  };
+  const detail = `${exposed.size} of ${CATALOGUE.length} tools exposed: ${
+    perSet.join(", ")
+  }${unsafe}`;
+  const path = flags.auditFile;
+  if (path === undefined) {
+    return { name: "tools", status: "pass", detail };
+  }
+  if (Deno.permissions.querySync({ name: "write", path }).state !== "granted") {
+    return {
+      name: "tools",
+      status: "fail",
+      detail: `${detail}; audit file ${path} is not writable`,
+      fix: `run with --allow-write=${path}`,
+    };
+  }
+  const failing = flags.auditFailure === "warn"
+    ? "a call it cannot record goes on with a warning (--audit-failure warn)"
+    : "a call it cannot record is refused";
+  return { name: "tools", status: "pass", detail: `${detail}; audit file ${path}: ${failing}` };
 }

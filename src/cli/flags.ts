@@ -24,6 +24,10 @@ export interface Flags {
   http?: ListenAddress;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
+  /** Append one JSON line per tool call to this file. */
+  auditFile?: string;
+  /** A line that cannot be written refuses the call (default) or only warns. */
+  auditFailure: "refuse" | "warn";
   /** What goes to stderr: error, warn (default), info or debug (every Bitbucket request). */
   logLevel: LogLevel;
   help: boolean;
@@ -85,6 +89,12 @@ Flags:
                      callers may send their own token as Authorization: Bearer
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
+  --audit-file PATH  append one JSON line per tool call (tool, arguments, confirmation,
+                     outcome, Bitbucket requests) before its result goes back;
+                     needs --allow-write=PATH
+  --audit-failure MODE
+                     refuse (default): a call that cannot be recorded is refused;
+                     warn: log a warning and go on
   --log-level LEVEL  error, warn (default), info or debug, on stderr; debug logs
                      each Bitbucket request: method, path, status, duration
   -h, --help         this text
@@ -140,6 +150,8 @@ export function parseFlags(argv: readonly string[]): Flags {
         json: { type: "boolean", default: false },
         http: { type: "string" },
         "allow-host": { type: "string" },
+        "audit-file": { type: "string" },
+        "audit-failure": { type: "string" },
         "log-level": { type: "string", default: DEFAULT_LOG_LEVEL },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
@@ -162,6 +174,14 @@ export function parseFlags(argv: readonly string[]): Flags {
       `--log-level must be one of ${LOG_LEVELS.join(", ")}, not ${values["log-level"]}`,
     );
   }
+  const auditFailure = values["audit-failure"] ?? "refuse";
+  if (auditFailure !== "refuse" && auditFailure !== "warn") {
+    throw new StartupError(`--audit-failure must be refuse or warn, not ${auditFailure}`);
+  }
+  if (values["audit-failure"] !== undefined && values["audit-file"] === undefined) {
+    throw new StartupError("--audit-failure applies to --audit-file only");
+  }
+  if (values["audit-file"] === "") throw new StartupError("--audit-file needs a path");
   if (positionals.length > 1) {
     throw new StartupError(`unexpected argument ${shown(positionals[1] ?? "")}: see --help`);
   }
@@ -212,6 +232,8 @@ export function parseFlags(argv: readonly string[]): Flags {
     json: values.json,
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
+    auditFile: values["audit-file"],
+    auditFailure,
     logLevel,
     help: values.help,
     version: values.version,

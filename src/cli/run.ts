@@ -3,6 +3,7 @@ import { BitbucketClient } from "../bitbucket/client.ts";
 import {
   checkListenPermission,
   checkNetPermission,
+  checkWritePermission,
   type EnvReader,
   processEnv,
   readConfig,
@@ -15,6 +16,7 @@ import { formatHostPort, type ListenAddress } from "../server/listen_address.ts"
 import { selectFrom, unknownNames } from "../server/selection.ts";
 import { Confirmations } from "../tools/confirmation.ts";
 import type { CallPolicy } from "../tools/define.ts";
+import { type AuditLog, fileSink } from "../tools/audit.ts";
 import { LISTED, type ListedTool } from "../tools/listed.ts";
 import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { VERSION } from "../version.ts";
@@ -96,14 +98,32 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
  * are signed with: BITBUCKET_MCP_STATE_KEY when set (instances behind a load
  * balancer share it), else a random one made now.
  */
-function callPolicy(flags: Flags, env: EnvReader): CallPolicy {
+function callPolicy(flags: Flags, env: EnvReader, audit: AuditLog | undefined): CallPolicy {
   const key = env("BITBUCKET_MCP_STATE_KEY") || undefined;
   if (key !== undefined && new TextEncoder().encode(key).length < 32) {
     throw new StartupError(
       "BITBUCKET_MCP_STATE_KEY is too short: use at least 32 bytes, e.g. the output of `openssl rand -hex 32`",
     );
   }
-  return { unsafeWrites: flags.yolo, confirmations: new Confirmations({ key }) };
+  return { unsafeWrites: flags.yolo, confirmations: new Confirmations({ key }), audit };
+}
+
+/**
+ * The audit log of `--audit-file`, its file opened for appending now: a
+ * missing write permission, or a file that cannot be opened, stops the start.
+ */
+function auditLog(flags: Flags, logger: Logger): AuditLog | undefined {
+  const path = flags.auditFile;
+  if (path === undefined) return undefined;
+  checkWritePermission(path);
+  let sink;
+  try {
+    sink = fileSink(path);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new StartupError(`cannot open the audit file ${path}: ${why}`);
+  }
+  return { sink, failure: flags.auditFailure, warn: (message) => logger.log("warn", message) };
 }
 
 /** The listed tools these flags expose. */
@@ -114,6 +134,7 @@ function exposed(flags: Flags): ListedTool[] {
 async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<number> {
   const config = readConfig(flags, env);
   await checkNetPermission(config.baseUrl);
+  const audit = auditLog(flags, logger);
   const bitbucket = new BitbucketClient({
     ...config,
     fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
@@ -121,7 +142,7 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   });
   const tools = exposed(flags);
   const transport = new StdioLineTransport();
-  const handle = serveStdio(createServerFactory(tools, bitbucket, callPolicy(flags, env)), {
+  const handle = serveStdio(createServerFactory(tools, bitbucket, callPolicy(flags, env, audit)), {
     transport,
     onerror: (error) => logger.log("error", error.message),
   });
@@ -150,12 +171,13 @@ async function serveOverHttp(
   const where = formatHostPort(address.hostname, address.port);
   await checkNetPermission(config.baseUrl);
   await checkListenPermission(where);
+  const audit = auditLog(flags, logger);
   const { HEALTH_PATH, serveHttp } = await import("../server/http.ts");
   let server;
   try {
     server = serveHttp({
       tools: exposed(flags),
-      policy: callPolicy(flags, env),
+      policy: callPolicy(flags, env, audit),
       config,
       address,
       allowHosts: flags.allowHosts,

@@ -23,6 +23,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "../deps/mcp.ts";
+import type { ConfirmationOutcome } from "./audit.ts";
 
 /** What the person is asked: the sentence, and the version of what it acts on, if it has one. */
 export interface Confirmation {
@@ -169,6 +170,8 @@ export interface Guard {
   always: boolean;
   /** The sentence to ask, read now; undefined when these arguments need no confirmation. */
   ask: () => Promise<Confirmation | undefined>;
+  /** Told what became of asking (the audit log records it). */
+  decided?: (outcome: ConfirmationOutcome) => void;
 }
 
 /** What a held call resolves to: the call's own result, or the question. */
@@ -188,6 +191,7 @@ export async function guardedCall<R>(
   run: (confirmed: Confirmation | undefined) => Promise<R>,
 ): Promise<Guarded<R>> {
   const { tool, args, ctx } = guard;
+  const decided = guard.decided ?? (() => {});
   const state = ctx.mcpReq.requestState();
   if (typeof state === "string") {
     const sealed = await guard.confirmations.open(tool, args, state);
@@ -201,10 +205,12 @@ export async function guardedCall<R>(
       const what = answer.action === "accept"
         ? "did not tick the confirmation"
         : `${answer.action}d`;
+      decided(answer.action === "cancel" ? "cancelled" : "declined");
       return failure(
         `Not done: the person ${what}, so ${tool} did nothing and nothing was sent to Bitbucket (hint: do not retry unless they ask you to)`,
       );
     }
+    decided("accepted");
     if (sealed.version === undefined) return await run(undefined);
     const now = await guard.ask();
     if (now?.version !== sealed.version) {
@@ -215,9 +221,13 @@ export async function guardedCall<R>(
     return await run(now);
   }
   const able = canAsk(ctx, guard.connection);
+  if (!able) decided("unavailable");
   if (guard.always && !able && !modern(ctx)) return failure(cannotAsk(tool));
   const question = guard.always && !able ? { message: `Call ${tool}` } : await guard.ask();
-  if (question === undefined) return await run(undefined);
+  if (question === undefined) {
+    decided("not needed");
+    return await run(undefined);
+  }
   if (!able) {
     if (!modern(ctx)) return failure(cannotAsk(tool));
     // A 2026-07-28 client without the capability: returning the request lets
@@ -231,6 +241,7 @@ export async function guardedCall<R>(
       },
     });
   }
+  decided("asked");
   return inputRequired({
     inputRequests: {
       [CONFIRM_KEY]: inputRequired.elicit({

@@ -10,6 +10,7 @@ import type {
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { type Confirmation, Confirmations, guardedCall } from "./confirmation.ts";
+import { audited, type AuditLog, type CallRecorder } from "./audit.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
 /** What the person running the server lets the agent do without asking. */
@@ -22,6 +23,8 @@ export interface CallPolicy {
   unsafeWrites: boolean;
   /** Signs and checks confirmation states; absent, the process's own (a random key). */
   confirmations?: Confirmations;
+  /** Where each call is recorded (`--audit-file`); absent, calls are not recorded. */
+  audit?: AuditLog;
 }
 
 /** The policy of a server started without `--yolo`. */
@@ -227,11 +230,18 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     registration(clients, policy) {
       const asks = !policy.unsafeWrites &&
         (spec.access.level === "unsafe write" || spec.confirm !== undefined);
-      return registrationOf(spec.name, config, async (raw, ctx, connection) => {
+      const call = async (
+        raw: unknown,
+        ctx: ServerContext,
+        connection: () => ClientCapabilities | undefined,
+        recorder: CallRecorder | undefined,
+      ) => {
         // The SDK has parsed `args` with `spec.input` before this callback runs, so
         // narrowing `args` back to the input type is sound.
         const args = raw as z.infer<I>;
-        const toolCtx: ToolContext = { bitbucket: clients(ctx), signal: ctx.mcpReq.signal, policy };
+        const client = clients(ctx);
+        const bitbucket = recorder ? client.observed(recorder.request) : client;
+        const toolCtx: ToolContext = { bitbucket, signal: ctx.mcpReq.signal, policy };
         const run = async (confirmed: Confirmation | undefined): Promise<CallToolResult> => {
           const out = await spec.handler(args, { ...toolCtx, confirmed });
           const text = spec.document ? spec.document(out) : JSON.stringify(out);
@@ -254,7 +264,18 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           confirmations: confirmationsOf(policy),
           always: spec.access.level === "unsafe write",
           ask,
+          decided: recorder?.confirmation,
         }, run);
+      };
+      const audit = policy.audit;
+      return registrationOf(spec.name, config, async (raw, ctx, connection) => {
+        if (!audit) return await call(raw, ctx, connection, undefined);
+        const writes = spec.access.level !== "read-only";
+        return await audited(
+          audit,
+          { tool: spec.name, args: raw, ctx, writes },
+          (recorder) => call(raw, ctx, connection, recorder),
+        );
       });
     },
     convertedSchemas: () => ({

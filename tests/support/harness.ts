@@ -5,6 +5,7 @@ import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucke
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
 import { selectTools, type ToolSelection } from "../../src/server/gating.ts";
+import type { AuditLog } from "../../src/tools/audit.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 
@@ -39,6 +40,8 @@ export interface ConnectOptions {
   era?: "legacy" | "modern";
   timeoutMs?: number;
   username?: string;
+  /** Where each call is recorded (`--audit-file`). */
+  audit?: AuditLog;
   /** More client options (retry policy, body cap, sleep); retries back off from 1 ms unless given. */
   client?: Partial<BitbucketClientOptions>;
 }
@@ -62,7 +65,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
   const tools = selectTools(CATALOGUE, { readOnly: false, ...options.selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(
-    createServerFactory(tools, bitbucket, { unsafeWrites: options.selection?.yolo ?? false }),
+    createServerFactory(tools, bitbucket, {
+      unsafeWrites: options.selection?.yolo ?? false,
+      audit: options.audit,
+    }),
     { transport: serverSide },
   );
   const client = new Client(

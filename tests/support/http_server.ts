@@ -1,3 +1,4 @@
+import type { AuditLog } from "../../src/tools/audit.ts";
 import {
   Client,
   type ElicitRequest,
@@ -37,6 +38,8 @@ export interface StartHttpOptions {
   ask?: boolean;
   /** The key confirmation states are signed with (BITBUCKET_MCP_STATE_KEY). */
   stateKey?: string;
+  /** Where each call is recorded (`--audit-file`). */
+  audit?: AuditLog;
 }
 
 /**
@@ -51,6 +54,7 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
     policy: {
       unsafeWrites: !options.ask,
       confirmations: new Confirmations({ key: options.stateKey }),
+      audit: options.audit,
     },
     config: {
       baseUrl: new URL(fixture.url),

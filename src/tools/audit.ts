@@ -1,0 +1,175 @@
+/**
+ * The audit log (`--audit-file`): one JSON line per tool call, appended and
+ * flushed to disk before the result goes back, saying when, which tool, with
+ * which arguments, what the person answered when asked, how it ended and
+ * which Bitbucket requests it made. Over HTTP a line also names the caller by
+ * a fingerprint of their token (never the token). A call of a write tool is
+ * first recorded as `started` before anything reaches Bitbucket, so a write
+ * never happens unrecorded: when that line cannot be written the call is
+ * refused (unless `--audit-failure warn`).
+ */
+import type { CallToolResult, InputRequiredResult, ServerContext } from "../deps/mcp.ts";
+import type { Exchange } from "../bitbucket/exchanges.ts";
+import { BitbucketError } from "../bitbucket/errors.ts";
+
+/** What became of asking the person: `asked` is the first round, answered by the retry. */
+export type ConfirmationOutcome =
+  | "not needed"
+  | "asked"
+  | "accepted"
+  | "declined"
+  | "cancelled"
+  | "unavailable";
+
+/** How a call ended, as its line records it. */
+export type CallOutcome =
+  | { result: "ok" }
+  | { result: "input_required" }
+  | { result: "error"; kind: string; status?: number };
+
+/** What to do when a line cannot be written: refuse the call (default), or warn and go on. */
+export type AuditFailureMode = "refuse" | "warn";
+
+/** Appends one line durably (written and flushed) or throws. */
+export type AuditSink = (line: string) => void;
+
+/** The sink of an audit file: opened for appending now (created if missing), each line flushed. */
+export function fileSink(path: string): AuditSink {
+  const file = Deno.openSync(path, { append: true, create: true, write: true });
+  const encoder = new TextEncoder();
+  return (line) => {
+    const bytes = encoder.encode(line + "\n");
+    let written = 0;
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncDataSync();
+  };
+}
+
+/** The audit log of a running server. */
+export interface AuditLog {
+  readonly sink: AuditSink;
+  readonly failure: AuditFailureMode;
+  /** Where a line that could not be written is reported under `warn` (stderr). */
+  readonly warn: (message: string) => void;
+}
+
+/** The first 12 hex digits of SHA-256 of `token`: names a caller across lines without the token. */
+export async function fingerprint(token: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
+  return Array.from(new Uint8Array(hash).slice(0, 6), (b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** One call as the audit sees it while it runs. */
+export interface AuditedCall {
+  tool: string;
+  args: unknown;
+  ctx: ServerContext;
+  /** The tool can write: its start is recorded before it runs. */
+  writes: boolean;
+}
+
+/** What {@link audited} hands the call: where requests and the confirmation outcome go. */
+export interface CallRecorder {
+  request(exchange: Exchange): void;
+  confirmation(outcome: ConfirmationOutcome): void;
+}
+
+type Result = CallToolResult | InputRequiredResult;
+
+/**
+ * Runs `body` under the audit log: a `started` line first for a write tool,
+ * then the call's line once it ends (thrown errors are recorded, then thrown
+ * on). A line that cannot be written refuses (before) or withholds (after)
+ * the call, unless the log only warns.
+ */
+export async function audited(
+  log: AuditLog,
+  call: AuditedCall,
+  body: (recorder: CallRecorder) => Promise<Result>,
+): Promise<Result> {
+  const id = crypto.randomUUID();
+  const auth = call.ctx.http?.authInfo;
+  const caller = auth ? await fingerprint(auth.token) : undefined;
+  const head = { call: id, tool: call.tool, arguments: call.args, caller };
+  if (call.writes) {
+    const wrote = append(log, { time: now(), event: "started", ...head });
+    if (wrote !== undefined) {
+      return refusal(
+        `Cannot call ${call.tool}: the audit log could not record it (${wrote}); nothing was sent to Bitbucket (hint: the person running the server must fix the audit file, or start it with --audit-failure warn)`,
+      );
+    }
+  }
+  const requests: Exchange[] = [];
+  let confirmation: ConfirmationOutcome = "not needed";
+  const recorder: CallRecorder = {
+    request: (exchange) => requests.push(exchange),
+    confirmation: (outcome) => confirmation = outcome,
+  };
+  let result: Result;
+  try {
+    result = await body(recorder);
+  } catch (error) {
+    const failed = append(log, line(head, confirmation, thrown(error), requests));
+    if (failed !== undefined) return withheld(call.tool, failed);
+    throw error;
+  }
+  const failed = append(log, line(head, confirmation, outcomeOf(result), requests));
+  return failed === undefined ? result : withheld(call.tool, failed);
+}
+
+function line(
+  head: Record<string, unknown>,
+  confirmation: ConfirmationOutcome,
+  outcome: CallOutcome,
+  requests: Exchange[],
+): Record<string, unknown> {
+  return { time: now(), event: "call", ...head, confirmation, outcome, requests };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Appends `record`; undefined when written, else why not (already warned about under `warn`). */
+function append(log: AuditLog, record: Record<string, unknown>): string | undefined {
+  try {
+    log.sink(JSON.stringify(record));
+    return undefined;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (log.failure === "warn") {
+      log.warn(`audit log: could not record a call of ${record.tool} (${why}); going on`);
+      return undefined;
+    }
+    return why;
+  }
+}
+
+function outcomeOf(result: Result): CallOutcome {
+  if ("resultType" in result && result.resultType === "input_required") {
+    return { result: "input_required" };
+  }
+  return "isError" in result && result.isError
+    ? { result: "error", kind: "refused" }
+    : { result: "ok" };
+}
+
+function thrown(error: unknown): CallOutcome {
+  if (error instanceof BitbucketError) {
+    return error.status === undefined
+      ? { result: "error", kind: error.kind }
+      : { result: "error", kind: error.kind, status: error.status };
+  }
+  return { result: "error", kind: "tool" };
+}
+
+function withheld(tool: string, why: string): CallToolResult {
+  return refusal(
+    `Cannot return ${tool}'s result: the call ran, but the audit log could not record it (${why}), so its result is withheld (hint: do not repeat a write before checking what it did; the person running the server must fix the audit file)`,
+  );
+}
+
+function refusal(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
