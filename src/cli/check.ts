@@ -12,6 +12,8 @@ import { authenticatedUser } from "../bitbucket/caller.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
+import { UNBOUNDED_TOOLS } from "../server/confinement.ts";
+import { boundedTools } from "../server/factory.ts";
 import { selectTools } from "../server/gating.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
@@ -267,7 +269,7 @@ async function checkToken(
 
 /** The `tools` line of `check`: how many tools the flags expose, per toolset. */
 export function checkTools(flags: Flags): CheckLine {
-  const exposed = new Set(selectTools(CATALOGUE, flags));
+  const exposed = new Set(boundedTools(selectTools(CATALOGUE, flags), flags.confinement));
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
   );
@@ -288,9 +290,14 @@ export function checkTools(flags: Flags): CheckLine {
     : flags.yolo
     ? "; unsafe writes run without asking (--yolo)"
     : "; unsafe writes ask the person first";
+  const confined = flags.confinement
+    ? `; confined to ${flags.confinement.describe()} (${
+      UNBOUNDED_TOOLS.join(", ")
+    } not listed: they look commits up server-wide)`
+    : "";
   const detail = `${exposed.size} of ${CATALOGUE.length} tools exposed: ${
     perSet.join(", ")
-  }${unsafe}`;
+  }${unsafe}${confined}`;
   const path = flags.auditFile;
   if (path === undefined) {
     return { name: "tools", status: "pass", detail };

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
+import { type Confinement, parseConfinement } from "../server/confinement.ts";
 import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
@@ -28,6 +29,8 @@ export interface Flags {
   auditFile?: string;
   /** A line that cannot be written refuses the call (default) or only warns. */
   auditFailure: "refuse" | "warn";
+  /** The projects and repositories the server may touch (`--project`, `--repo`); absent, all. */
+  confinement?: Confinement;
   /** What goes to stderr: error, warn (default), info or debug (every Bitbucket request). */
   logLevel: LogLevel;
   help: boolean;
@@ -81,6 +84,9 @@ Flags:
   --tools a,b        expose these tools too (or only these, without --toolsets),
                      whatever their safety
   --exclude c,d      hide these tools (applied last)
+  --project KEY,...  confine the server to these projects: other projects are refused
+  --repo P/slug,...  confine the server to these repositories (with --project: as well);
+                     a left-out project/repo is filled in when only one is allowed
   --timeout SECONDS  per-request timeout, retries included (default ${DEFAULT_TIMEOUT_SECONDS})
   --max-response-mb MIB
                      largest Bitbucket response body read (default 8)
@@ -145,6 +151,8 @@ export function parseFlags(argv: readonly string[]): Flags {
         tools: { type: "string" },
         toolsets: { type: "string" },
         exclude: { type: "string" },
+        project: { type: "string" },
+        repo: { type: "string" },
         timeout: { type: "string" },
         "max-response-mb": { type: "string" },
         json: { type: "boolean", default: false },
@@ -234,6 +242,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     allowHosts,
     auditFile: values["audit-file"],
     auditFailure,
+    confinement: parseConfinement(names(values.project), names(values.repo)),
     logLevel,
     help: values.help,
     version: values.version,

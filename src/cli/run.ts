@@ -105,7 +105,12 @@ function callPolicy(flags: Flags, env: EnvReader, audit: AuditLog | undefined): 
       "BITBUCKET_MCP_STATE_KEY is too short: use at least 32 bytes, e.g. the output of `openssl rand -hex 32`",
     );
   }
-  return { unsafeWrites: flags.yolo, confirmations: new Confirmations({ key }), audit };
+  return {
+    unsafeWrites: flags.yolo,
+    confirmations: new Confirmations({ key }),
+    audit,
+    confinement: flags.confinement,
+  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Confinement } from "../server/confinement.ts";
+import { boundedTools } from "../server/factory.ts";
 import { selectTools, type ToolSelection } from "../server/gating.ts";
 import { toolsetOf } from "../tools/catalogue.ts";
 import type { Tool } from "../tools/define.ts";
@@ -5,10 +7,11 @@ import type { Tool } from "../tools/define.ts";
 /** The `tools` command's output: every tool, its access, and whether these flags expose it. */
 export function toolsListing(
   catalogue: readonly Tool[],
-  selection: ToolSelection,
+  selection: ToolSelection & { confinement?: Confinement },
   json: boolean,
 ): string {
-  const exposed = new Set(selectTools(catalogue, selection).map((t) => t.name));
+  const selected = boundedTools(selectTools(catalogue, selection), selection.confinement);
+  const exposed = new Set(selected.map((t) => t.name));
   const rows = catalogue.map((tool) => ({
     name: tool.name,
     toolset: toolsetOf(tool) ?? "",

@@ -8,9 +8,11 @@ import {
   type Registration,
 } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
+import { confineRegistration } from "./confined_tools.ts";
+import { type Confinement, confinementInstructions, UNBOUNDED_TOOLS } from "./confinement.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./features.ts";
 
-/** What the server says about itself in `initialize` and `server/discover`. */
+/** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [
   "Bitbucket Data Center tools.",
   "`project` is a project key and `repo` a repository slug.",
@@ -18,13 +20,31 @@ export const INSTRUCTIONS = [
   "Unsafe writes (merge, decline, review, delete, build status) ask the person first: if they decline, do not retry.",
 ].join(" ");
 
+/** The instructions of a server under `confinement`: {@link INSTRUCTIONS} and what it is confined to. */
+export function instructionsFor(confinement: Confinement | undefined): string {
+  const confined = confinementInstructions(confinement);
+  return confined ? `${INSTRUCTIONS} ${confined}` : INSTRUCTIONS;
+}
+
+/** The tools a server under `confinement` lists: those that no project or repository bounds are left out. */
+export function boundedTools<T extends { readonly name: string }>(
+  tools: readonly T[],
+  confinement: Confinement | undefined,
+): T[] {
+  return confinement ? tools.filter((t) => !UNBOUNDED_TOOLS.includes(t.name)) : [...tools];
+}
+
 /** Each tool's registration, made once: every server instance then registers these as they are. */
 export function registrations(
   tools: readonly Registrable[],
   clients: ClientSource,
   policy: CallPolicy = CAUTIOUS,
 ): Registration[] {
-  return tools.map((tool) => tool.registration(clients, policy));
+  const confinement = policy.confinement;
+  return boundedTools(tools, confinement).map((tool) => {
+    const registration = tool.registration(clients, policy);
+    return confinement ? confineRegistration(registration, confinement) : registration;
+  });
 }
 
 /**
@@ -33,12 +53,16 @@ export function registrations(
  * request (HTTP) or one connection (stdio) per instance, so this is all an
  * instance costs: everything it holds was made once per process.
  */
-export function serverWith(tools: Iterable<Registration>, features?: Features): McpServer {
+export function serverWith(
+  tools: Iterable<Registration>,
+  features?: Features,
+  instructions: string = INSTRUCTIONS,
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
+      instructions,
       cacheHints: CACHE_HINTS,
     },
   );
@@ -59,6 +83,7 @@ export function createServerFactory(
 ): () => McpServer {
   const clients = () => bitbucket;
   const made = registrations(tools, clients, policy);
-  const features = serverFeatures(clients, tools.map((tool) => tool.name));
-  return () => serverWith(made, features);
+  const features = serverFeatures(clients, made.map((r) => r.name), policy.confinement);
+  const instructions = instructionsFor(policy.confinement);
+  return () => serverWith(made, features, instructions);
 }

@@ -24,6 +24,27 @@ import {
   promptResult,
 } from "../prompts/prompts.ts";
 import { TEMPLATES } from "../resources/templates.ts";
+import type { Confinement } from "./confinement.ts";
+
+/** The keys a confinement fills in or refuses in resources, prompts and completions. */
+const TARGET = new Set(["project", "repo"]);
+
+/** The -32602 error for a request reaching outside the confinement. */
+function outside(what: string, refused: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot ${what}: ${refused}`);
+}
+
+/** `args` bounded by `confinement` (filled in, or a -32602 error naming what is allowed). */
+function bounded(
+  confinement: Confinement | undefined,
+  what: string,
+  args: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (!confinement) return args;
+  const result = confinement.bound(args ?? {}, TARGET);
+  if ("refused" in result) throw outside(what, result.refused);
+  return result.args;
+}
 
 /** Everything a server instance gets besides its tools. */
 export interface Features {
@@ -64,16 +85,21 @@ const completing = lazy(() => import("../completions/complete.ts"));
  * which exposes the tools named `exposed` (a prompt is offered only when the
  * tools its plan names are).
  */
-export function serverFeatures(clients: ClientSource, exposed: Iterable<string>): Features {
+export function serverFeatures(
+  clients: ClientSource,
+  exposed: Iterable<string>,
+  confinement?: Confinement,
+): Features {
   const prompts = offeredPrompts(new Set(exposed));
   const promptArguments = new Map<string, Record<string, CompletionKind>>(
     prompts.filter((p) => p.aboutPullRequest).map((p) => [p.name, PR_PROMPT_ARGUMENTS]),
   );
   // One cache per process: keyed by caller inside, shared by every server instance.
   const cache = new AnswerCache();
-  const complete = lazy(async () =>
-    (await completing()).completionHandler(clients, promptArguments, cache)
-  );
+  const complete = lazy(async () => {
+    const handler = (await completing()).completionHandler(clients, promptArguments, cache);
+    return confinement ? confinedCompletions(handler, confinement) : handler;
+  });
   const listedPrompts = { prompts: prompts.map(listedPrompt) };
   const templates = {
     resourceTemplates: TEMPLATES.map(({ name, title, uriTemplate, description, mimeType }) => ({
@@ -95,11 +121,19 @@ export function serverFeatures(clients: ClientSource, exposed: Iterable<string>)
       low.setRequestHandler("resources/templates/list", () => templates);
       low.setRequestHandler("resources/list", async (_request, ctx) => {
         const { listPullRequestResources } = await listing();
-        return await listPullRequestResources(clients(ctx), ctx.mcpReq.signal);
+        const listed = await listPullRequestResources(clients(ctx), ctx.mcpReq.signal);
+        if (!confinement) return listed;
+        const { parseResourceUri } = await parsing();
+        const resources = listed.resources.filter((resource) => {
+          const target = parseResourceUri(resource.uri);
+          return confinement.allowsRepo(target.project, target.repo);
+        });
+        return { resources };
       });
       low.setRequestHandler("resources/read", async ({ params }, ctx) => {
         // Parsed before anything else: a bad URI never reaches Bitbucket.
         const target = (await parsing()).parseResourceUri(params.uri);
+        bounded(confinement, `read ${params.uri}`, { project: target.project, repo: target.repo });
         const { readResource } = await reading();
         return await readResource(params.uri, target, {
           bitbucket: clients(ctx),
@@ -122,9 +156,51 @@ export function serverFeatures(clients: ClientSource, exposed: Iterable<string>)
           );
         }
         if (!prompt.aboutPullRequest) return promptResult(prompt, undefined);
-        const pr = (await checking()).prPromptArguments(prompt.name, params.arguments);
+        const args = bounded(confinement, `get prompt ${prompt.name}`, params.arguments);
+        const pr = (await checking()).prPromptArguments(prompt.name, args);
         return promptResult(prompt, pr);
       });
     },
+  };
+}
+
+type CompletionHandler = ReturnType<typeof import("../completions/complete.ts").completionHandler>;
+
+/**
+ * `handler` under `confinement`: the context's project/repo filled in where
+ * one is allowed; project and repository candidates limited to those allowed;
+ * nothing offered inside a project or repository outside it.
+ */
+function confinedCompletions(handler: CompletionHandler, c: Confinement): CompletionHandler {
+  const nothing = { completion: { values: [], total: 0, hasMore: false } };
+  return async (request, ctx) => {
+    const { argument } = request.params;
+    const given = request.params.context?.arguments ?? {};
+    const filled = c.bound(given, TARGET, true);
+    const context = "refused" in filled ? given : filled.args as Record<string, string>;
+    const ask = { ...request, params: { ...request.params, context: { arguments: context } } };
+    const project = context.project;
+    let keep: (value: string) => boolean;
+    if (argument.name === "project") keep = (value) => c.touchesProject(value);
+    else if (argument.name === "repo") {
+      if (project === undefined || !c.touchesProject(project)) return nothing;
+      keep = (value) => c.allowsRepo(project, value);
+    } else {
+      if ("refused" in c.bound(context, TARGET)) return nothing;
+      return await handler(ask, ctx);
+    }
+    const answer = await handler(ask, ctx);
+    const values = answer.completion.values.filter(keep);
+    const { total: _total, ...rest } = answer.completion;
+    return {
+      ...answer,
+      completion: {
+        ...rest,
+        values,
+        ...(answer.completion.total !== undefined && !answer.completion.hasMore
+          ? { total: values.length }
+          : {}),
+      },
+    };
   };
 }

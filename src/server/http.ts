@@ -23,7 +23,7 @@ import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
 import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { registrations, serverWith } from "./factory.ts";
+import { instructionsFor, registrations, serverWith } from "./factory.ts";
 import { serverFeatures } from "./features.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 
@@ -218,14 +218,18 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     });
   };
   const all = registrations(tools, clients, options.policy);
-  const features = serverFeatures(clients, tools.map((tool) => tool.name));
+  const confinement = options.policy?.confinement;
+  const features = serverFeatures(clients, all.map((r) => r.name), confinement);
+  const instructions = instructionsFor(confinement);
   const byName = new Map(all.map((r) => [r.name, r]));
   // What each request in flight can reach, read from its body before the SDK builds its server.
   const reach = new WeakMap<Request, Registration | null>();
   const factory = (ctx: McpRequestContext) => {
     const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
     // A tools/call reaches one tool and nothing else; any other message may need it all.
-    return only === undefined ? serverWith(all, features) : serverWith(only === null ? [] : [only]);
+    return only === undefined
+      ? serverWith(all, features, instructions)
+      : serverWith(only === null ? [] : [only], undefined, instructions);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>

@@ -11,6 +11,7 @@ import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { type Confirmation, Confirmations, guardedCall } from "./confirmation.ts";
 import { audited, type AuditLog, type CallRecorder } from "./audit.ts";
+import type { Confinement } from "../server/confinement.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
 /** What the person running the server lets the agent do without asking. */
@@ -25,6 +26,8 @@ export interface CallPolicy {
   confirmations?: Confirmations;
   /** Where each call is recorded (`--audit-file`); absent, calls are not recorded. */
   audit?: AuditLog;
+  /** The projects and repositories calls may touch (`--project`, `--repo`); absent, all. */
+  confinement?: Confinement;
 }
 
 /** The policy of a server started without `--yolo`. */

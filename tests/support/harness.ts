@@ -5,6 +5,7 @@ import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucke
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
 import { selectTools, type ToolSelection } from "../../src/server/gating.ts";
+import type { Confinement } from "../../src/server/confinement.ts";
 import type { AuditLog } from "../../src/tools/audit.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
@@ -42,6 +43,8 @@ export interface ConnectOptions {
   username?: string;
   /** Where each call is recorded (`--audit-file`). */
   audit?: AuditLog;
+  /** The projects and repositories the server is confined to (`--project`, `--repo`). */
+  confinement?: Confinement;
   /** More client options (retry policy, body cap, sleep); retries back off from 1 ms unless given. */
   client?: Partial<BitbucketClientOptions>;
 }
@@ -68,6 +71,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
     createServerFactory(tools, bitbucket, {
       unsafeWrites: options.selection?.yolo ?? false,
       audit: options.audit,
+      confinement: options.confinement,
     }),
     { transport: serverSide },
   );

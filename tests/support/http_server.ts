@@ -1,4 +1,5 @@
 import type { AuditLog } from "../../src/tools/audit.ts";
+import type { Confinement } from "../../src/server/confinement.ts";
 import {
   Client,
   type ElicitRequest,
@@ -40,6 +41,8 @@ export interface StartHttpOptions {
   stateKey?: string;
   /** Where each call is recorded (`--audit-file`). */
   audit?: AuditLog;
+  /** The projects and repositories the server is confined to (`--project`, `--repo`). */
+  confinement?: Confinement;
 }
 
 /**
@@ -55,6 +58,7 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
       unsafeWrites: !options.ask,
       confirmations: new Confirmations({ key: options.stateKey }),
       audit: options.audit,
+      confinement: options.confinement,
     },
     config: {
       baseUrl: new URL(fixture.url),
