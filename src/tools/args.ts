@@ -8,15 +8,8 @@ import { z } from "../deps/zod.ts";
 import { isUnsafeSegment } from "../bitbucket/path.ts";
 import { MAX_LIMIT } from "../bitbucket/paging.ts";
 
-export {
-  DEFAULT_DOCUMENT_BYTES,
-  MAX_DOCUMENT_BYTES,
-  MAX_PATH,
-  MAX_REF,
-  MAX_SEGMENT,
-  MAX_TEXT,
-  MAX_TITLE,
-} from "./limits.ts";
+// The limits are the tools' too: every module that builds arguments finds them here.
+export * from "./limits.ts";
 import {
   DEFAULT_DOCUMENT_BYTES,
   MAX_DOCUMENT_BYTES,
