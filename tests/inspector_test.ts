@@ -98,19 +98,18 @@ Deno.test({
   },
 });
 
+/** The Inspector's arguments for the HTTP endpoint at `url`, sending `token` as a Bearer token. */
+function httpTarget(url: URL, token: string): string[] {
+  return [url.href, "--transport", "http", "--header", `Authorization: Bearer ${token}`];
+}
+
 Deno.test({
   name: "MCP Inspector CLI over Streamable HTTP: tools/call answers with its Authorization token",
   ignore,
   async fn() {
     await using h = startHttp({ routes: refs.routes });
     const token = "inspector-SECRET-4444";
-    const target = [
-      h.url.href,
-      "--transport",
-      "http",
-      "--header",
-      `Authorization: Bearer ${token}`,
-    ];
+    const target = httpTarget(h.url, token);
     assertTags(await inspector([...target, "--method", "tools/call", ...LIST_TAGS]));
     assert.deepEqual(
       new Set(h.fixture.requests.map((r) => r.headers.authorization)),
@@ -169,13 +168,7 @@ Deno.test({
   async fn() {
     await using h = startHttp({ routes: pullRequests.routes });
     const token = "inspector-SECRET-5555";
-    const target = [
-      h.url.href,
-      "--transport",
-      "http",
-      "--header",
-      `Authorization: Bearer ${token}`,
-    ];
+    const target = httpTarget(h.url, token);
     assertPr42(await inspector([...target, "--method", "resources/read", "--uri", PR_42]));
     assert.deepEqual(h.fixture.requests.map((r) => [r.path, r.headers.authorization]), [
       [PR, `Bearer ${token}`],

@@ -11,6 +11,7 @@ import {
   PR,
   pullRequests,
   REPO,
+  WEB,
 } from "./cases/pull_requests.ts";
 import { connect, firstText } from "./support/harness.ts";
 import {
@@ -44,8 +45,6 @@ const SAFE_WRITES = [
   "disable_auto_merge",
 ];
 
-const web = { slug: "web", project: { key: "PROJ" } };
-
 Deno.test("create_pull_request without default reviewers targets the given branch and asks nothing first", async () => {
   await using h = await connect({ routes: pullRequests.routes });
   const out = await payload(h, "create_pull_request", CreatedPayload, {
@@ -64,8 +63,8 @@ Deno.test("create_pull_request without default reviewers targets the given branc
     body: {
       title: "Sign-up page",
       draft: true,
-      fromRef: { id: "refs/heads/feature/signup", repository: web },
-      toRef: { id: "refs/heads/release/2.0", repository: web },
+      fromRef: { id: "refs/heads/feature/signup", repository: WEB },
+      toRef: { id: "refs/heads/release/2.0", repository: WEB },
     },
   }]);
   assert.equal(out.pullRequest.id, 44);
@@ -95,8 +94,8 @@ Deno.test("create_pull_request adds the default reviewers for its refs and says 
       query: {},
       body: {
         title: "Sign-up page",
-        fromRef: { id: "refs/heads/feature/signup", repository: web },
-        toRef: { id: "refs/heads/main", repository: web },
+        fromRef: { id: "refs/heads/feature/signup", repository: WEB },
+        toRef: { id: "refs/heads/main", repository: WEB },
         reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
       },
     },
@@ -122,8 +121,8 @@ Deno.test("create_pull_request never adds its author, nor a reviewer already ask
   });
   assert.deepEqual(seen(h).at(-1)?.body, {
     title: "Sign-up page",
-    fromRef: { id: "refs/heads/feature/signup", repository: web },
-    toRef: { id: "refs/heads/main", repository: web },
+    fromRef: { id: "refs/heads/feature/signup", repository: WEB },
+    toRef: { id: "refs/heads/main", repository: WEB },
     reviewers: [{ user: { name: "C.Davis@example.com" } }],
   });
   assert.deepEqual(out.defaultReviewersAdded, []);

@@ -12,7 +12,7 @@ import { Branch, Tag } from "../bitbucket/entities/ref.ts";
 import { Project, Repository } from "../bitbucket/entities/repository.ts";
 import { ListedFile } from "../bitbucket/entities/source.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { type Collected, collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
 import { refsPath } from "../tools/refs.ts";
 import { filesListing } from "../tools/source.ts";
 
@@ -27,6 +27,11 @@ export interface Candidate {
 export interface Answer {
   candidates: Candidate[];
   complete: boolean;
+}
+
+/** A gathered listing as an answer: each value a candidate, complete when it was the last page. */
+function answerOf<T>(page: Collected<T>, candidate: (value: T) => Candidate): Answer {
+  return { candidates: page.values.map(candidate), complete: page.isLastPage };
 }
 
 /** How many open pull requests (the newest) a completion looks at. */
@@ -49,10 +54,7 @@ export async function projectCandidates(
     {},
     signal,
   );
-  return {
-    candidates: page.values.map((p) => ({ value: p.key, text: p.name })),
-    complete: page.isLastPage,
-  };
+  return answerOf(page, (p) => ({ value: p.key, text: p.name }));
 }
 
 /** A project's repositories, by slug, with their names. */
@@ -63,10 +65,7 @@ export async function repoCandidates(
 ): Promise<Answer> {
   const path = apiPath`/api/latest/projects/${project}/repos`;
   const page = await collectPages(bitbucket, path, Repository, { limit: MAX_LIMIT }, {}, signal);
-  return {
-    candidates: page.values.map((r) => ({ value: r.slug, text: r.name })),
-    complete: page.isLastPage,
-  };
+  return answerOf(page, (r) => ({ value: r.slug, text: r.name }));
 }
 
 /** A repository's open pull requests, newest first, by id, with their titles. */
@@ -84,10 +83,7 @@ export async function pullRequestCandidates(
     { state: "OPEN" },
     signal,
   );
-  return {
-    candidates: page.values.map((pr) => ({ value: String(pr.id), text: pr.title })),
-    complete: page.isLastPage,
-  };
+  return answerOf(page, (pr) => ({ value: String(pr.id), text: pr.title }));
 }
 
 /** The branches, then the tags, whose names contain `filter` (Bitbucket's filter), by name. */
@@ -122,10 +118,7 @@ export async function pathCandidates(
 ): Promise<Answer> {
   const { path, query } = filesListing(project, repo, dir === "" ? undefined : dir, at);
   const page = await collectPages(bitbucket, path, ListedFile, { limit: MAX_LIMIT }, query, signal);
-  return {
-    candidates: page.values.map((file) => ({ value: dir === "" ? file : `${dir}/${file}` })),
-    complete: page.isLastPage,
-  };
+  return answerOf(page, (file) => ({ value: dir === "" ? file : `${dir}/${file}` }));
 }
 
 /** The newest commits of the default branch, by full id, with their messages. */
@@ -143,8 +136,5 @@ export async function commitCandidates(
     {},
     signal,
   );
-  return {
-    candidates: page.values.map((c) => ({ value: c.id, text: c.message?.split("\n")[0] })),
-    complete: page.isLastPage,
-  };
+  return answerOf(page, (c) => ({ value: c.id, text: c.message?.split("\n")[0] }));
 }

@@ -23,7 +23,8 @@ export function defaultReviewersQuery(fromRef: string): Record<string, string> {
 
 const PR42_DESCRIPTION =
   "Checks the username and password fields before the form is sent.\n\n- rejects an empty password\n- moves the auth docs to docs/login.md";
-const WEB = { slug: "web", project: { key: "PROJ" } };
+/** The repository of pull request refs, as requests name it. */
+export const WEB = { slug: "web", project: { key: "PROJ" } };
 
 /** Fixtures and contract entries for the pull request tools. */
 export const pullRequests: DomainCases = {
