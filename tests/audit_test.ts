@@ -10,6 +10,7 @@ import { type AuditLog, fingerprint } from "../src/tools/audit.ts";
 import { CONFIRM_KEY } from "../src/tools/confirmation.ts";
 import { pullRequests } from "./cases/pull_requests.ts";
 import { refs } from "./cases/refs.ts";
+import { Confinement } from "../src/server/confinement.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";
 import { connect, TEST_TOKEN } from "./support/harness.ts";
 import { connectHttp, startHttp } from "./support/http_server.ts";
@@ -133,6 +134,44 @@ Deno.test("audit: a client that cannot ask is recorded as 'unavailable'", async 
   assert.equal(audit.lines.at(-1)!.confirmation, "unavailable");
   assert.deepEqual(audit.lines.at(-1)!.outcome, { result: "error", kind: "refused" });
 });
+
+/** Calls refused before they run: by the schema, and by the confinement (one repository, PROJ/web). */
+const refusals: [string, string, Record<string, unknown>, RegExp][] = [
+  ["the schema refuses", "list_branches", { project: "PROJ", repo: "web", limit: "many" }, /limit/],
+  [
+    "the schema refuses, of a write tool,",
+    "delete_branch",
+    { project: "PROJ", repo: "web" },
+    /branch/,
+  ],
+  [
+    "the confinement refuses",
+    "list_branches",
+    { project: "PROJ", repo: "api" },
+    /PROJ\/api is outside/,
+  ],
+];
+for (const [by, tool, args, names] of refusals) {
+  Deno.test(`audit: a call ${by} is recorded once, with nothing sent, and answered as without the log`, async () => {
+    const audit = memoryLog();
+    const confinement = new Confinement([], [{ project: "PROJ", repo: "web" }]);
+    await using h = await connect({ routes: refs.routes, audit: audit.log, confinement });
+    await using plain = await connect({ routes: refs.routes, confinement });
+    const result = await h.client.callTool({ name: tool, arguments: args });
+    assert.equal(result.isError, true);
+    assert.deepEqual(result, await plain.client.callTool({ name: tool, arguments: args }));
+    assert.equal(audit.lines.length, 1, "one line, no `started`: nothing ran");
+    const [line] = audit.lines;
+    assert.equal(line!.tool, tool);
+    assert.deepEqual(line!.arguments, args);
+    const outcome = line!.outcome as { result: string; kind: string; message: string };
+    assert.equal(outcome.result, "error");
+    assert.equal(outcome.kind, "invalid_arguments");
+    assert.match(outcome.message, names);
+    assert.deepEqual(line!.requests, []);
+    assert.deepEqual(h.fixture.requests, []);
+  });
+}
 
 Deno.test("audit: a write tool's call that cannot be recorded is refused, and nothing reaches Bitbucket", async () => {
   const audit = memoryLog({ broken: true });

@@ -157,6 +157,19 @@ Deno.test("confinement: a resource or prompt outside it is refused; completions 
   assert.deepEqual(h.fixture.requests.map((r) => r.path), ["/api/latest/projects/PROJ/repos"]);
 });
 
+Deno.test("confinement: with one repository the pull request prompts take pr_id alone, and fill in the rest", async () => {
+  await using h = await connect({ confinement: WEB });
+  const argumentsOf = async (c: typeof h.client) =>
+    (await c.listPrompts()).prompts.find((p) => p.name === "review_pull_request")?.arguments
+      ?.map((a) => a.name);
+  assert.deepEqual(await argumentsOf(h.client), ["pr_id"]);
+  const got = await h.client.getPrompt({ name: "review_pull_request", arguments: { pr_id: "42" } });
+  const link = got.messages[1]?.content as { uri?: string };
+  assert.equal(link.uri, "bitbucket://projects/PROJ/repos/web/pull-requests/42");
+  await using wide = await connect({ confinement: TWO });
+  assert.deepEqual(await argumentsOf(wide.client), ["project", "repo", "pr_id"]);
+});
+
 Deno.test("confinement: the flags parse to it; a malformed value names the form", () => {
   assert.equal(parseConfinement(undefined, undefined), undefined);
   assert.equal(parseConfinement(["PROJ"], ["OPS/infra"])?.describe(), "project PROJ, OPS/infra");

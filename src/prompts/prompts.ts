@@ -106,12 +106,18 @@ export function offeredPrompts(exposed: ReadonlySet<string>): PromptSpec[] {
   return PROMPTS.filter((prompt) => prompt.tools.every((tool) => exposed.has(tool)));
 }
 
-/** A prompt as `prompts/list` shows it. */
-export function listedPrompt(prompt: PromptSpec): Prompt {
+/**
+ * A prompt as `prompts/list` shows it; with `oneRepo` (the server is confined
+ * to one repository, which fills them in) without `project` and `repo`, as
+ * the tools' schemas are.
+ */
+export function listedPrompt(prompt: PromptSpec, oneRepo = false): Prompt {
   const { name, title, description } = prompt;
-  return prompt.aboutPullRequest
-    ? { name, title, description, arguments: PR_ARGUMENT_LIST }
-    : { name, title, description };
+  if (!prompt.aboutPullRequest) return { name, title, description };
+  const args = oneRepo
+    ? PR_ARGUMENT_LIST.filter((arg) => arg.name !== "project" && arg.name !== "repo")
+    : PR_ARGUMENT_LIST;
+  return { name, title, description, arguments: args };
 }
 
 /** A prompt's answer: its plan, then the pull request as a resource link. */

@@ -82,8 +82,8 @@ export function confineRegistration(
       jsonSchema: { input: shown("input"), output: shown("output") },
     },
   };
-  return registrationOf(name, { ...config, inputSchema }, async (args, ctx, connection) => {
-    const result = await callback(args, ctx, connection);
+  return registrationOf(name, { ...config, inputSchema }, async (args, ctx, ...rest) => {
+    const result = await callback(args, ctx, ...rest);
     return keep ? filtered(result, PAYLOAD[name]!, (item) => keep(confinement, item)) : result;
   });
 }

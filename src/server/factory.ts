@@ -9,6 +9,7 @@ import {
 } from "../tools/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { confineRegistration } from "./confined_tools.ts";
+import { auditRegistration } from "./audited_tools.ts";
 import { type Confinement, confinementInstructions, UNBOUNDED_TOOLS } from "./confinement.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./features.ts";
 
@@ -34,16 +35,21 @@ export function boundedTools<T extends { readonly name: string }>(
   return confinement ? tools.filter((t) => !UNBOUNDED_TOOLS.includes(t.name)) : [...tools];
 }
 
-/** Each tool's registration, made once: every server instance then registers these as they are. */
+/**
+ * Each tool's registration, made once: every server instance then registers
+ * these as they are. The confinement wraps the tool's own, and the audit log
+ * wraps both, so a call the confinement refuses is recorded too.
+ */
 export function registrations(
   tools: readonly Registrable[],
   clients: ClientSource,
   policy: CallPolicy = CAUTIOUS,
 ): Registration[] {
-  const confinement = policy.confinement;
+  const { confinement, audit } = policy;
   return boundedTools(tools, confinement).map((tool) => {
-    const registration = tool.registration(clients, policy);
-    return confinement ? confineRegistration(registration, confinement) : registration;
+    const own = tool.registration(clients, policy);
+    const confined = confinement ? confineRegistration(own, confinement) : own;
+    return audit ? auditRegistration(confined, audit) : confined;
   });
 }
 

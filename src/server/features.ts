@@ -100,7 +100,8 @@ export function serverFeatures(
     const handler = (await completing()).completionHandler(clients, promptArguments, cache);
     return confinement ? confinedCompletions(handler, confinement) : handler;
   });
-  const listedPrompts = { prompts: prompts.map(listedPrompt) };
+  const oneRepo = confinement?.oneRepo !== undefined;
+  const listedPrompts = { prompts: prompts.map((p) => listedPrompt(p, oneRepo)) };
   const templates = {
     resourceTemplates: TEMPLATES.map(({ name, title, uriTemplate, description, mimeType }) => ({
       name,

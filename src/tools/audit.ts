@@ -25,7 +25,8 @@ export type ConfirmationOutcome =
 export type CallOutcome =
   | { result: "ok" }
   | { result: "input_required" }
-  | { result: "error"; kind: string; status?: number };
+  | { result: "error"; kind: string; status?: number }
+  | { result: "error"; kind: "invalid_arguments"; message: string };
 
 /** What to do when a line cannot be written: refuse the call (default), or warn and go on. */
 export type AuditFailureMode = "refuse" | "warn";
@@ -88,10 +89,7 @@ export async function audited(
   call: AuditedCall,
   body: (recorder: CallRecorder) => Promise<Result>,
 ): Promise<Result> {
-  const id = crypto.randomUUID();
-  const auth = call.ctx.http?.authInfo;
-  const caller = auth ? await fingerprint(auth.token) : undefined;
-  const head = { call: id, tool: call.tool, arguments: call.args, caller };
+  const head = await headOf(call);
   if (call.writes) {
     const wrote = append(log, { time: now(), event: "started", ...head });
     if (wrote !== undefined) {
@@ -116,6 +114,29 @@ export async function audited(
   }
   const failed = append(log, line(head, confirmation, outcomeOf(result), requests));
   return failed === undefined ? result : withheld(call.tool, failed);
+}
+
+/**
+ * Records a call its arguments refused (nothing ran, nothing reached
+ * Bitbucket) and returns `refused`, the answer the caller gets: the call
+ * was refused whether or not the line could be written.
+ */
+export async function recordRefusal(
+  log: AuditLog,
+  call: AuditedCall,
+  message: string,
+  refused: CallToolResult,
+): Promise<CallToolResult> {
+  const outcome: CallOutcome = { result: "error", kind: "invalid_arguments", message };
+  append(log, line(await headOf(call), "not needed", outcome, []));
+  return refused;
+}
+
+/** What every line of one call starts with: its id, tool, arguments and caller. */
+async function headOf(call: AuditedCall): Promise<Record<string, unknown>> {
+  const auth = call.ctx.http?.authInfo;
+  const caller = auth ? await fingerprint(auth.token) : undefined;
+  return { call: crypto.randomUUID(), tool: call.tool, arguments: call.args, caller };
 }
 
 function line(

@@ -10,7 +10,7 @@ import type {
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { type Confirmation, Confirmations, guardedCall } from "./confirmation.ts";
-import { audited, type AuditLog, type CallRecorder } from "./audit.ts";
+import type { AuditLog, CallRecorder } from "./audit.ts";
 import type { Confinement } from "../server/confinement.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
@@ -128,12 +128,14 @@ export interface ToolConfig {
 /**
  * A tool call as the SDK makes it, once `args` passed the input schema;
  * `connection` gives the capabilities the client declared at initialize
- * (2025 era), which the context does not carry.
+ * (2025 era), which the context does not carry; `recorder`, under an audit
+ * log, takes the call's Bitbucket requests and confirmation outcome.
  */
 export type ToolCallback = (
   args: unknown,
   ctx: ServerContext,
   connection: () => ClientCapabilities | undefined,
+  recorder?: CallRecorder,
 ) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
@@ -237,7 +239,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
         raw: unknown,
         ctx: ServerContext,
         connection: () => ClientCapabilities | undefined,
-        recorder: CallRecorder | undefined,
+        recorder?: CallRecorder,
       ) => {
         // The SDK has parsed `args` with `spec.input` before this callback runs, so
         // narrowing `args` back to the input type is sound.
@@ -270,16 +272,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           decided: recorder?.confirmation,
         }, run);
       };
-      const audit = policy.audit;
-      return registrationOf(spec.name, config, async (raw, ctx, connection) => {
-        if (!audit) return await call(raw, ctx, connection, undefined);
-        const writes = spec.access.level !== "read-only";
-        return await audited(
-          audit,
-          { tool: spec.name, args: raw, ctx, writes },
-          (recorder) => call(raw, ctx, connection, recorder),
-        );
-      });
+      return registrationOf(spec.name, config, call);
     },
     convertedSchemas: () => ({
       input: convertSchema(spec.input, "input"),

@@ -85,8 +85,8 @@ function listedTool(listing: Listing): ListedTool {
           ),
           annotations: listing.annotations,
         },
-        async (args, ctx, connection) =>
-          await (await registration()).callback(args, ctx, connection),
+        async (args, ctx, connection, recorder) =>
+          await (await registration()).callback(args, ctx, connection, recorder),
       );
     },
   };
