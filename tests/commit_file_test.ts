@@ -55,6 +55,18 @@ Deno.test("commit_file sends the content's bytes exactly: line endings and non-A
   assert.ok(!("sourceBranch" in (edit?.form ?? {})));
 });
 
+Deno.test("commit_file sends a multi-line message as given: its line feeds do not become CRLF", async () => {
+  await using h = await connect({ routes: source.routes });
+  const message = "Fix the greeting\n\nThe old one was rude.";
+  const result = await h.client.callTool({
+    name: "commit_file",
+    arguments: { ...FIX, message, branch: "fix/greeting" },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  const edit = h.fixture.requests.find((r) => r.method === "PUT");
+  assert.equal(edit?.form?.message, message);
+});
+
 for (const branch of ["main", "refs/heads/main"]) {
   Deno.test(`commit_file onto the default branch (${branch}) asks the person first, naming the branch; a yes commits`, async () => {
     const asked: string[] = [];

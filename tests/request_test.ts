@@ -3,6 +3,7 @@
  * holds, that every error says the status and keeps what it wraps as `cause`,
  * `during`, and the advice keys whose words the embedding program supplies.
  */
+import { multipartBody } from "../src/bitbucket/multipart.ts";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { NEUTRAL_HINTS } from "../src/bitbucket/advice.ts";
@@ -78,12 +79,11 @@ Deno.test("request: a form is sent as multipart/form-data with X-Atlassian-Token
   ], async (url) => {
     // The first PUT is answered 503, any later one 200.
     const client = clientFor(url, { retry: { baseDelayMs: 1 } });
-    const form = () => {
-      const f = new FormData();
-      f.append("message", "Edit");
-      f.append("content", new Blob(["a\nb\r\n"]), "x.txt");
-      return f;
-    };
+    const form = () =>
+      multipartBody([
+        { name: "message", value: "Edit" },
+        { name: "content", value: "a\nb\r\n", file: { name: "x.txt", type: "text/plain" } },
+      ]);
     const error = await failure(
       client.request({ method: "PUT", path: PATH, form: form(), schema: Item }),
     );
@@ -93,9 +93,10 @@ Deno.test("request: a form is sent as multipart/form-data with X-Atlassian-Token
   });
   const seen = startFixtureBitbucket([{ method: "PUT", path: PATH, body: { id: 1 } }]);
   try {
-    const form = new FormData();
-    form.append("branch", "main");
-    form.append("content", new Blob(["a\nb\r\n"]), "x.txt");
+    const form = multipartBody([
+      { name: "branch", value: "main" },
+      { name: "content", value: "a\nb\r\n", file: { name: "x.txt", type: "text/plain" } },
+    ]);
     await clientFor(seen.url).request({ method: "PUT", path: PATH, form, schema: Item });
     const [request] = seen.requests;
     assert.equal(seen.requests.length, 1);
@@ -115,7 +116,7 @@ Deno.test("request: a JSON body and a form together are refused before anything 
         method: "PUT",
         path: PATH,
         body: { a: 1 },
-        form: new FormData(),
+        form: multipartBody([]),
         schema: Item,
       }),
       TypeError,

@@ -5,6 +5,7 @@
  * answer is read (size cap, HTML, JSON, error bodies, schema) is `response.ts`.
  */
 import type { z } from "../deps/zod.ts";
+import type { MultipartBody } from "./multipart.ts";
 import { type Hints, type HintTable, hintTable } from "./advice.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./body.ts";
 import { type BitbucketBytes, parseEntityOf, readAnswer, readBytes } from "./response.ts";
@@ -48,10 +49,11 @@ export interface RequestOptions<S extends z.ZodType> {
   body?: unknown;
   /**
    * Sent as `multipart/form-data` instead of a JSON body (never both), for the
-   * few resources that take a form (a file edit). Like every write it carries
-   * `X-Atlassian-Token`, and like every write it is never retried.
+   * few resources that take a form (a file edit), each field's bytes as given.
+   * Like every write it carries `X-Atlassian-Token`, and like every write it
+   * is never retried.
    */
-  form?: FormData;
+  form?: MultipartBody;
   /** The entity schema the answer is parsed with (`z.unknown()` for an answer without a body). */
   schema: S;
   signal?: AbortSignal;

@@ -6,6 +6,7 @@
  * What the final answer says is for `response.ts` to read.
  */
 import type { HintTable } from "./advice.ts";
+import type { MultipartBody } from "./multipart.ts";
 import { restPrefix } from "./base_path.ts";
 import { BitbucketError } from "./errors.ts";
 import { describeFetchFailure } from "./fetch_failure.ts";
@@ -39,8 +40,8 @@ export interface Outgoing {
   query?: Query;
   /** Sent as JSON. */
   body?: unknown;
-  /** Sent as `multipart/form-data`, its boundary in the `Content-Type` fetch sets. */
-  form?: FormData;
+  /** Sent as `multipart/form-data`, with its own `Content-Type` (the boundary). */
+  form?: MultipartBody;
   signal?: AbortSignal;
   /** The `Accept` header: JSON for the API, anything for raw file content. */
   accept: string;
@@ -163,7 +164,8 @@ export class Transport {
     };
     if (out.method !== "GET") headers["X-Atlassian-Token"] = "no-check";
     if (out.body !== undefined) headers["Content-Type"] = "application/json";
-    const body = out.form ?? (out.body === undefined ? undefined : JSON.stringify(out.body));
+    if (out.form !== undefined) headers["Content-Type"] = out.form.contentType;
+    const body = out.form?.bytes ?? (out.body === undefined ? undefined : JSON.stringify(out.body));
     let url = first;
     for (let hop = 0;; hop++) {
       let response: Response;

@@ -2,6 +2,7 @@ import { z } from "../deps/zod.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import { MinimalRef } from "../bitbucket/entities/ref.ts";
 import { rethrowDuring } from "../bitbucket/errors.ts";
+import { multipartBody } from "../bitbucket/multipart.ts";
 import { apiPath, segments } from "../bitbucket/path.ts";
 import { CommitIdArg, filePathArg, refArg, RepoArgs, textArg } from "./args.ts";
 import type { Confirmation } from "./confirmation.ts";
@@ -82,15 +83,18 @@ export const commitFile = defineTool({
   async handler(args, ctx) {
     const { project, repo, path, content, message, branch, source_commit_id, source_branch } = args;
     const action = commitAction(project, repo, path, branch);
-    const form = new FormData();
-    // A file part, as `curl -F content=@file` sends it: multipart encoding turns
-    // every line break of a text field into CRLF, but keeps a file's bytes as they
-    // are. Bitbucket takes the path from the URL, so the part's file name is fixed.
-    form.append("content", new Blob([content], { type: "text/plain" }), "content");
-    form.append("message", message);
-    form.append("branch", branch);
-    if (source_commit_id !== undefined) form.append("sourceCommitId", source_commit_id);
-    if (source_branch !== undefined) form.append("sourceBranch", source_branch);
+    // The content as a file part, as `curl -F content=@file` sends it; Bitbucket
+    // takes the path from the URL, so the part's file name is fixed. Every field
+    // goes as its bytes: a commit message keeps its line endings.
+    const form = multipartBody([
+      { name: "content", value: content, file: { name: "content", type: "text/plain" } },
+      { name: "message", value: message },
+      { name: "branch", value: branch },
+      ...(source_commit_id === undefined
+        ? []
+        : [{ name: "sourceCommitId", value: source_commit_id }]),
+      ...(source_branch === undefined ? [] : [{ name: "sourceBranch", value: source_branch }]),
+    ]);
     const { body: commit } = await ctx.bitbucket.request({
       method: "PUT",
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/browse/${segments(path)}`,
