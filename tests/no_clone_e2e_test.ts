@@ -7,7 +7,7 @@
  * and what the tool returned.
  */
 import assert from "node:assert/strict";
-import { pullRequests } from "./cases/pull_requests.ts";
+import { pullRequests, WEB as WEB_REPOSITORY } from "./cases/pull_requests.ts";
 import { BRANCH_UTILS, refs } from "./cases/refs.ts";
 import { SEARCH, search } from "./cases/search.ts";
 import { APP_TS, COMMITTED, HEAD, source } from "./cases/source.ts";
@@ -216,11 +216,10 @@ Deno.test("a change without a clone: search, read, blame, commit on a new branch
       sourceRefId: `refs/heads/${BRANCH}`,
       targetRefId: "refs/heads/main",
     });
-    const repository = { slug: "web", project: { key: "PROJ" } };
     assert.deepEqual(requests[3]?.body, {
       title: "Greet visitors warmly",
-      fromRef: { id: `refs/heads/${BRANCH}`, repository },
-      toRef: { id: "refs/heads/main", repository },
+      fromRef: { id: `refs/heads/${BRANCH}`, repository: WEB_REPOSITORY },
+      toRef: { id: "refs/heads/main", repository: WEB_REPOSITORY },
       reviewers: [{ user: { name: "asmith" } }, { user: { name: "c.davis@example.com" } }],
     });
     const out = result.structuredContent as {

@@ -154,7 +154,7 @@ const PR42_BODY = {
   description:
     "Checks the username and password fields before the form is sent.\n\n- rejects an empty password\n- moves the auth docs to docs/login.md",
   reviewers: [{ user: { name: "asmith" } }, { user: { name: "bwilson" } }],
-  toRef: { id: "refs/heads/main", repository: { slug: "web", project: { key: "PROJ" } } },
+  toRef: { id: "refs/heads/main", repository: WEB },
   draft: false,
 };
 const updates: { why: string; args: Record<string, unknown>; body: Record<string, unknown> }[] = [

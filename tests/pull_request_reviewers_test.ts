@@ -9,6 +9,7 @@ import {
   defaultReviewersQuery,
   pullRequests,
   REPO,
+  WEB,
 } from "./cases/pull_requests.ts";
 import { connect } from "./support/harness.ts";
 import { call, payload, ReviewersPayload, seen } from "./support/pr_calls.ts";
@@ -51,7 +52,7 @@ Deno.test("get_default_reviewers reads the conditions the 9.4 spec documents, ea
 
 Deno.test("get_default_reviewers of a repository Bitbucket sends without its id says so", async () => {
   await using h = await connect({
-    routes: [{ method: "GET", path: REPO, body: { slug: "web", project: { key: "PROJ" } } }],
+    routes: [{ method: "GET", path: REPO, body: WEB }],
   });
   const { isError, text } = await call(h, "get_default_reviewers", ASK);
   assert.ok(isError);
