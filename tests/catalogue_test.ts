@@ -73,4 +73,5 @@ Deno.test("catalogue: arguments published without a description are explained on
   assert.deepEqual([...bare].sort(), ["project", "repo", "start"], "these go undescribed");
   assert.match(instructions, /`project` is a project key and `repo` a repository slug/);
   assert.match(instructions, /nextPageStart as start/);
+  assert.match(instructions, /ask the person first: if they decline, do not retry/);
 });

@@ -4,6 +4,7 @@
  * before SEP-2106, and raw JSON-RPC for each 2025 revision and for 2026-07-28.
  * Every test calls every tool, so each fixture holds every domain's routes.
  */
+import { INSTRUCTIONS } from "../src/server/factory.ts";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -168,7 +169,7 @@ for (const revision of REVISIONS_2025) {
       assert.equal(result.protocolVersion, revision, "the client's revision is echoed");
       assert.deepEqual(result.serverInfo, { name: "bitbucket-mcp", version: VERSION });
       assert.deepEqual(result.capabilities, CAPABILITIES);
-      assert.equal(typeof result.instructions, "string");
+      assert.equal(result.instructions, INSTRUCTIONS);
       await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 
       const list = await session.request({ jsonrpc: "2.0", id: 2, method: "tools/list" });
@@ -219,6 +220,7 @@ Deno.test("raw JSON-RPC over stdio, 2026-07-28: server/discover, tools/list and 
     const result = discover.result as Record<string, unknown>;
     assert.ok((result.supportedVersions as string[]).includes(MODERN));
     assert.deepEqual(result.capabilities, CAPABILITIES);
+    assert.equal(result.instructions, INSTRUCTIONS, "server/discover carries the instructions too");
     assert.deepEqual(
       (result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
       { name: "bitbucket-mcp", version: VERSION },
