@@ -29,17 +29,18 @@ export function auditRegistration(registration: Registration, log: AuditLog): Re
     "~standard": { ...checked, validate: (value: unknown) => ({ value }) },
   };
   return registrationOf(name, { ...config, inputSchema }, async (raw, ctx, connection) => {
+    const call = { tool: name, args: raw, ctx, writes };
     const result = await checked.validate(raw);
     if (result.issues) {
       const text = `Input validation error: Invalid arguments for tool ${name}: ${
         result.issues.map(issueText).join(", ")
       }`;
       const refused: CallToolResult = { content: [{ type: "text", text }], isError: true };
-      return recordRefusal(log, { tool: name, args: raw, ctx, writes }, text, refused);
+      return recordRefusal(log, call, text, refused);
     }
     return await audited(
       log,
-      { tool: name, args: raw, ctx, writes },
+      call,
       (recorder) => callback(result.value, ctx, connection, recorder),
     );
   });

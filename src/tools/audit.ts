@@ -25,8 +25,8 @@ export type ConfirmationOutcome =
 export type CallOutcome =
   | { result: "ok" }
   | { result: "input_required" }
-  | { result: "error"; kind: string; status?: number }
-  | { result: "error"; kind: "invalid_arguments"; message: string };
+  /** `message`: what was wrong, when the arguments were refused (kind `invalid_arguments`). */
+  | { result: "error"; kind: string; status?: number; message?: string };
 
 /** What to do when a line cannot be written: refuse the call (default), or warn and go on. */
 export type AuditFailureMode = "refuse" | "warn";
