@@ -259,6 +259,54 @@ Deno.test("audit file, end to end: the server started with --audit-file appends 
   }
 });
 
+Deno.test("audit file: SIGHUP reopens the path, so a rotated file gets no more lines", async () => {
+  await using fixture = fixtureWith(refs.routes);
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  const rotated = `${path}.1`;
+  const repo = { project: "PROJ", repo: "web" };
+  const linesOf = async (file: string) =>
+    (await readOutside(file)).trimEnd().split("\n").filter((l) => l !== "").map((l) =>
+      JSON.parse(l) as { tool: string; arguments: { limit?: number } }
+    );
+  try {
+    const params = stdioServerParams(fixture.url, ["--audit-file", path, "--log-level", "info"]);
+    params.args.splice(2, 0, `--allow-write=${path}`);
+    const session = new RawStdioSession(params);
+    await session.initialize();
+    await session.callTool(2, "list_branches", repo);
+    await outside(`Deno.renameSync(${JSON.stringify(path)}, ${JSON.stringify(rotated)})`);
+    session.signal("SIGHUP");
+    // The signal arrives in its own time: calls go on until one is recorded at the path.
+    let id = 3;
+    do await session.callTool(id++, "list_tags", repo); while (
+      id < 300 && (await linesOf(path).catch(() => [])).length === 0
+    );
+    const marker = await session.callTool(id, "list_branches", { ...repo, limit: 3 });
+    const { code, stderr } = await session.close();
+    assert.equal(code, 0);
+    assert.notEqual(marker.isError, true);
+    assert.match(stderr, /audit log: reopened /);
+    const before = await linesOf(rotated);
+    assert.equal(before[0]?.tool, "list_branches", "the rotated file keeps its lines");
+    assert.ok(!before.some((l) => l.arguments.limit === 3), "and gets none after the reopening");
+    const after = await linesOf(path);
+    assert.deepEqual(after.at(-1)?.arguments, { ...repo, limit: 3 });
+  } finally {
+    await outside(
+      `for (const p of ${JSON.stringify([path, rotated])}) try { Deno.removeSync(p) } catch {}`,
+    );
+  }
+});
+
+/** Runs `code` in a child process that may read and write /tmp (the tests may only write it). */
+async function outside(code: string): Promise<void> {
+  const { success } = await new Deno.Command("deno", {
+    args: ["eval", code],
+    stdout: "null",
+  }).output();
+  assert.ok(success, code);
+}
+
 /** A file's text, read by a child process (the tests may write /tmp but not read it). */
 async function readOutside(path: string): Promise<string> {
   const out = await new Deno.Command("deno", {

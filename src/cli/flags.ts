@@ -97,7 +97,7 @@ Flags:
                      (localhost, 127.0.0.1 and [::1] always are)
   --audit-file PATH  append one JSON line per tool call (tool, arguments, confirmation,
                      outcome, Bitbucket requests) before its result goes back;
-                     needs --allow-write=PATH
+                     needs --allow-write=PATH; SIGHUP reopens it (log rotation)
   --audit-failure MODE
                      refuse (default): a call that cannot be recorded is refused;
                      warn: log a warning and go on

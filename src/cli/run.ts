@@ -16,7 +16,7 @@ import { formatHostPort, type ListenAddress } from "../server/listen_address.ts"
 import { selectFrom, unknownNames } from "../server/selection.ts";
 import { Confirmations } from "../tools/confirmation.ts";
 import type { CallPolicy } from "../tools/define.ts";
-import { type AuditLog, fileSink } from "../tools/audit.ts";
+import { type AuditLog, openAuditFile } from "../tools/audit.ts";
 import { LISTED, type ListedTool } from "../tools/listed.ts";
 import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
 import { VERSION } from "../version.ts";
@@ -116,19 +116,39 @@ function callPolicy(flags: Flags, env: EnvReader, audit: AuditLog | undefined): 
 /**
  * The audit log of `--audit-file`, its file opened for appending now: a
  * missing write permission, or a file that cannot be opened, stops the start.
+ * SIGHUP reopens the file (after log rotation moved it away).
  */
 function auditLog(flags: Flags, logger: Logger): AuditLog | undefined {
   const path = flags.auditFile;
   if (path === undefined) return undefined;
   checkWritePermission(path);
-  let sink;
+  let file;
   try {
-    sink = fileSink(path);
+    file = openAuditFile(path);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new StartupError(`cannot open the audit file ${path}: ${why}`);
+    throw new StartupError(`cannot open the audit file ${path}: ${messageOf(error)}`);
   }
-  return { sink, failure: flags.auditFailure, warn: (message) => logger.log("warn", message) };
+  if (Deno.build.os !== "windows") {
+    Deno.addSignalListener("SIGHUP", () => {
+      try {
+        file.reopen();
+        logger.log("info", `audit log: reopened ${path}`);
+      } catch (error) {
+        logger.log(
+          "warn",
+          `audit log: could not reopen ${path} (${
+            messageOf(error)
+          }); still writing to the file open before`,
+        );
+      }
+    });
+  }
+  const warn = (message: string) => logger.log("warn", message);
+  return { sink: file.sink, failure: flags.auditFailure, warn };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The listed tools these flags expose. */

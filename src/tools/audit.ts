@@ -34,15 +34,34 @@ export type AuditFailureMode = "refuse" | "warn";
 /** Appends one line durably (written and flushed) or throws. */
 export type AuditSink = (line: string) => void;
 
-/** The sink of an audit file: opened for appending now (created if missing), each line flushed. */
-export function fileSink(path: string): AuditSink {
-  const file = Deno.openSync(path, { append: true, create: true, write: true });
+/**
+ * An audit file: opened for appending now (created if missing), each line
+ * written whole and flushed. `reopen` opens the path afresh, for log rotation
+ * (the server calls it on SIGHUP): a rotated-away file gets no more lines.
+ */
+export interface AuditFile {
+  readonly sink: AuditSink;
+  /** Opens the path again; on failure keeps writing where it was and throws why. */
+  reopen(): void;
+}
+
+/** The audit file at `path`, opened now: throws when it cannot be opened. */
+export function openAuditFile(path: string): AuditFile {
+  const open = () => Deno.openSync(path, { append: true, create: true, write: true });
+  let file = open();
   const encoder = new TextEncoder();
-  return (line) => {
-    const bytes = encoder.encode(line + "\n");
-    let written = 0;
-    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
-    file.syncDataSync();
+  return {
+    sink: (line) => {
+      const bytes = encoder.encode(line + "\n");
+      let written = 0;
+      while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+      file.syncDataSync();
+    },
+    reopen: () => {
+      const next = open();
+      file.close();
+      file = next;
+    },
   };
 }
 

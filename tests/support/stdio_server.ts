@@ -161,6 +161,11 @@ export class RawStdioSession {
     return await this.exited();
   }
 
+  /** Sends the process a signal it goes on after (SIGHUP). */
+  signal(signal: Deno.Signal): void {
+    this.#child.kill(signal);
+  }
+
   /** Sends the process a signal and waits for it to exit (stdin left open). */
   async kill(signal: Deno.Signal): Promise<{ code: number; stderr: string }> {
     this.#child.kill(signal);
