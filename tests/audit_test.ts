@@ -160,6 +160,7 @@ for (const [by, tool, args, names] of refusals) {
     const result = await h.client.callTool({ name: tool, arguments: args });
     assert.equal(result.isError, true);
     assert.deepEqual(result, await plain.client.callTool({ name: tool, arguments: args }));
+    assert.deepEqual(await h.client.listTools(), await plain.client.listTools(), "same schemas");
     assert.equal(audit.lines.length, 1, "one line, no `started`: nothing ran");
     const [line] = audit.lines;
     assert.equal(line!.tool, tool);
