@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { builds, BUILT, PR_42_HEAD } from "./cases/builds.ts";
+import { builds, BUILT, FIRST_ANNOTATION, PR_42_HEAD } from "./cases/builds.ts";
 import { connect, firstText } from "./support/harness.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
@@ -135,15 +135,7 @@ async function annotations(args: Record<string, unknown>, routes = builds.routes
 Deno.test("list_code_insights_annotations gives each finding's report, place, severity, type, message and link", async () => {
   const { out, requests } = await annotations(ON_HEAD);
   assert.deepEqual(requests, [{ path: ANNOTATIONS, query: {} }]);
-  assert.deepEqual(out.annotations[0], {
-    reportKey: "com.example.sonar",
-    path: "src/login/validate.ts",
-    line: 3,
-    severity: "HIGH",
-    type: "VULNERABILITY",
-    message: "A minimum password length of 1 accepts any single character; raise it.",
-    link: "https://sonar.example.com/project/issues?id=web&open=AZK3-web-1",
-  });
+  assert.deepEqual(out.annotations[0], FIRST_ANNOTATION);
   assert.deepEqual(out.annotations.map((a) => [a.path, a.line]), [
     ["src/login/validate.ts", 3],
     ["src/login/validate.ts", 7],

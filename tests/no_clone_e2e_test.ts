@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { pullRequests, WEB as WEB_REPOSITORY } from "./cases/pull_requests.ts";
 import { BRANCH_UTILS, refs } from "./cases/refs.ts";
-import { SEARCH, search } from "./cases/search.ts";
+import { search } from "./cases/search.ts";
 import { APP_TS, COMMITTED, HEAD, source } from "./cases/source.ts";
 import { readFixture, type Route, type SeenRequest } from "./support/fixture_bitbucket.ts";
 import { connect, firstText } from "./support/harness.ts";
@@ -98,16 +98,7 @@ Deno.test("a change without a clone: search, read, blame, commit on a new branch
   let hitLine = 0;
   await t.step("search code for the symbol", async () => {
     const result = await call("search_code", { query: "greet", ...WEB });
-    assert.deepEqual(step(), [{
-      method: "POST",
-      path: SEARCH,
-      query: {},
-      body: {
-        query: "project:PROJ repo:web greet",
-        entities: { code: { start: 0, limit: 25 } },
-        limits: { primary: 25, secondary: 10 },
-      },
-    }]);
+    assert.deepEqual(step(), search.toolArguments.search_code!.requests);
     const { results } = result.structuredContent as {
       results: { path: string; lines: { line: number; text: string }[] }[];
     };

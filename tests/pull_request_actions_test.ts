@@ -27,6 +27,9 @@ import {
 /** A repository answer for a token that belongs to asmith. */
 const AS_ASMITH = { "X-AUSERNAME": "asmith" };
 
+/** What every create_pull_request call below opens: the sign-up branch, by its title. */
+const SIGN_UP = { project: "PROJ", repo: "web", from_ref: "feature/signup", title: "Sign-up page" };
+
 const UNSAFE = [
   "submit_pr_review",
   "discard_pr_review",
@@ -48,11 +51,8 @@ const SAFE_WRITES = [
 Deno.test("create_pull_request without default reviewers targets the given branch and asks nothing first", async () => {
   await using h = await connect({ routes: pullRequests.routes });
   const out = await payload(h, "create_pull_request", CreatedPayload, {
-    project: "PROJ",
-    repo: "web",
-    from_ref: "feature/signup",
+    ...SIGN_UP,
     to_ref: "release/2.0",
-    title: "Sign-up page",
     draft: true,
     default_reviewers: false,
   });
@@ -75,11 +75,8 @@ Deno.test("create_pull_request without default reviewers targets the given branc
 Deno.test("create_pull_request adds the default reviewers for its refs and says which", async () => {
   await using h = await connect({ routes: pullRequests.routes });
   const out = await payload(h, "create_pull_request", CreatedPayload, {
-    project: "PROJ",
-    repo: "web",
-    from_ref: "feature/signup",
+    ...SIGN_UP,
     to_ref: "main",
-    title: "Sign-up page",
   });
   assert.deepEqual(seen(h), [
     { method: "GET", path: REPO, query: {} },
@@ -112,11 +109,8 @@ Deno.test("create_pull_request never adds its author, nor a reviewer already ask
     ],
   });
   const out = await payload(h, "create_pull_request", CreatedPayload, {
-    project: "PROJ",
-    repo: "web",
-    from_ref: "feature/signup",
+    ...SIGN_UP,
     to_ref: "main",
-    title: "Sign-up page",
     reviewers: ["C.Davis@example.com"],
   });
   assert.deepEqual(seen(h).at(-1)?.body, {
@@ -132,12 +126,7 @@ Deno.test("create_pull_request with no default reviewers sends none", async () =
   await using h = await connect({
     routes: [{ method: "GET", path: DEFAULT_REVIEWERS, body: [] }, ...pullRequests.routes],
   });
-  const out = await payload(h, "create_pull_request", CreatedPayload, {
-    project: "PROJ",
-    repo: "web",
-    from_ref: "feature/signup",
-    title: "Sign-up page",
-  });
+  const out = await payload(h, "create_pull_request", CreatedPayload, SIGN_UP);
   assert.deepEqual(seen(h).map((r) => `${r.method} ${r.path}`), [
     `GET ${REPO}/default-branch`,
     `GET ${REPO}`,

@@ -8,7 +8,7 @@
  * requests Bitbucket received and the payload the tool named.
  */
 import assert from "node:assert/strict";
-import { builds } from "./cases/builds.ts";
+import { builds, FIRST_ANNOTATION } from "./cases/builds.ts";
 import { CALLER, PR, pullRequests, REPO } from "./cases/pull_requests.ts";
 import { readFixture, type Route } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, type Harness } from "./support/harness.ts";
@@ -261,15 +261,7 @@ Deno.test("review loop: from the open pull requests to a merge, as Bitbucket ans
     query: {},
   }]);
   const found = findings.out.annotations as { path: string; line: number; severity: string }[];
-  assert.deepEqual(found[0], {
-    reportKey: "com.example.sonar",
-    path: "src/login/validate.ts",
-    line: 3,
-    severity: "HIGH",
-    type: "VULNERABILITY",
-    message: "A minimum password length of 1 accepts any single character; raise it.",
-    link: "https://sonar.example.com/project/issues?id=web&open=AZK3-web-1",
-  });
+  assert.deepEqual(found[0], FIRST_ANNOTATION);
 
   // 11. Whether it can merge, and how the repository lets it.
   const status = await step(h, "get_pr_merge_status", PR42);

@@ -7,6 +7,17 @@ export const BUILT = "8d51122def5632836d1cb1026e879069e10a1e13";
 export const PR_42_HEAD = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
 
 /** Fixtures and contract entries for src/tools/builds.ts. */
+/** The first finding of fixtures' code insights annotations, as list_code_insights_annotations gives it. */
+export const FIRST_ANNOTATION = {
+  reportKey: "com.example.sonar",
+  path: "src/login/validate.ts",
+  line: 3,
+  severity: "HIGH",
+  type: "VULNERABILITY",
+  message: "A minimum password length of 1 accepts any single character; raise it.",
+  link: "https://sonar.example.com/project/issues?id=web&open=AZK3-web-1",
+};
+
 export const builds: DomainCases = {
   routes: [
     {
