@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import type { ElicitResult } from "@modelcontextprotocol/client";
-import { type AuditLog, fingerprint } from "../src/tools/audit.ts";
-import { CONFIRM_KEY } from "../src/tools/confirmation.ts";
+import { type AuditLog, fingerprint } from "../src/policy/audit.ts";
+import { CONFIRM_KEY } from "../src/policy/confirmation.ts";
 import { pullRequests } from "./cases/pull_requests.ts";
 import { refs } from "./cases/refs.ts";
-import { Confinement } from "../src/server/confinement.ts";
+import { Confinement } from "../src/policy/confinement.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";
 import { connect, TEST_TOKEN } from "./support/harness.ts";
 import { connectHttp, startHttp } from "./support/http_server.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
-import { isTool, type Tool } from "../src/tools/define.ts";
+import { isTool, type Tool } from "../src/tools/kit/define.ts";
 import { connect } from "./support/harness.ts";
 
 /** Every tool value exported by a module under src/tools/, with the file it is in. */

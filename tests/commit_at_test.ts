@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
-import { commitAt } from "../src/tools/commit_at.ts";
-import { CAUTIOUS } from "../src/tools/define.ts";
+import { commitAt } from "../src/bitbucket/commits.ts";
+import { CAUTIOUS } from "../src/tools/kit/define.ts";
 import { HEAD, source } from "./cases/source.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_FILE_BYTES } from "../src/tools/commit_file.ts";
+import { MAX_FILE_BYTES } from "../src/tools/source/commit_file.ts";
 import { COMMITTED, HEAD, source } from "./cases/source.ts";
 import { connect, firstText } from "./support/harness.ts";
 

@@ -4,10 +4,10 @@
  * line (start-up errors, check).
  */
 import assert from "node:assert/strict";
-import { Confinement, parseConfinement } from "../src/server/confinement.ts";
+import { Confinement, parseConfinement } from "../src/policy/confinement.ts";
 import { StartupError } from "../src/config.ts";
-import { confineRegistration } from "../src/server/confined_tools.ts";
-import { LISTED } from "../src/tools/listed.ts";
+import { confineRegistration } from "../src/policy/confined_registration.ts";
+import { LISTED } from "../src/tools/manifest.ts";
 import { PROJECT_REPOS } from "./cases/features.ts";
 import { repositories } from "./cases/repositories.ts";
 import { projects } from "./cases/projects.ts";

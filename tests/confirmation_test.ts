@@ -11,7 +11,7 @@ import { Client as ClientV1 } from "mcp-sdk-1.32.2/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "mcp-sdk-1.32.2/client/stdio.js";
 import { ElicitRequestSchema as ElicitRequestSchemaV1 } from "mcp-sdk-1.32.2/types.js";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
-import { CONFIRM_KEY, CONFIRM_SCHEMA } from "../src/tools/confirmation.ts";
+import { CONFIRM_KEY, CONFIRM_SCHEMA } from "../src/policy/confirmation.ts";
 import { PR, pullRequests } from "./cases/pull_requests.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText } from "./support/harness.ts";

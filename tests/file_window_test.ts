@@ -3,7 +3,7 @@
  * numbering, and get_file_content's windowed reads built on them.
  */
 import assert from "node:assert/strict";
-import { lineWindow, numberedLines, splitLines } from "../src/tools/file_window.ts";
+import { lineWindow, numberedLines, splitLines } from "../src/tools/source/_file_window.ts";
 import { APP_TS, HEAD, source } from "./cases/source.ts";
 import { connect, firstText } from "./support/harness.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
-import { MAX_FILE_BYTES } from "../src/tools/commit_file.ts";
+import { MAX_FILE_BYTES } from "../src/tools/source/commit_file.ts";
 import { ALL_ROUTES, toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";
 import {

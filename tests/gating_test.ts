@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { selectTools, type ToolSelection, unknownToolsets } from "../src/server/gating.ts";
+import { selectTools, type ToolSelection, unknownToolsets } from "../src/policy/gating.ts";
 import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
-import { defineTool, READ_ONLY, safeWrite, type Tool, unsafeWrite } from "../src/tools/define.ts";
+import { defineTool, READ_ONLY, safeWrite, type Tool, unsafeWrite } from "../src/tools/kit/define.ts";
 import { z } from "zod";
 import { toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { JsonDiff } from "../src/bitbucket/entities/diff.ts";
-import { unifiedText } from "../src/tools/json_diff.ts";
+import { unifiedText } from "../src/bitbucket/diff/from_json.ts";
 
 const path = (p: string) => ({ components: p.split("/"), name: p.split("/").at(-1) });
 const hunk = {

@@ -12,12 +12,12 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, serveStdio } from "@modelcontextprotocol/server";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { registrations, serverWith } from "../src/server/factory.ts";
-import { selectTools } from "../src/server/gating.ts";
-import { selectFrom, type ToolSelection } from "../src/server/selection.ts";
+import { selectTools } from "../src/policy/gating.ts";
+import { selectFrom, type ToolSelection } from "../src/policy/selection.ts";
 import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
-import type { Registrable } from "../src/tools/define.ts";
-import { LISTED } from "../src/tools/listed.ts";
-import { TOOLSET_NAMES } from "../src/tools/listings.generated.ts";
+import type { Registrable } from "../src/tools/kit/define.ts";
+import { LISTED } from "../src/tools/manifest.ts";
+import { TOOLSET_NAMES } from "../src/tools/manifest.generated.ts";
 import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
@@ -26,7 +26,7 @@ import { diffLines } from "./support/line_diff.ts";
 const UPDATE = Deno.env.get("UPDATE_TOOLSNAPS") === "1";
 // Writing the file, the listings this process loaded are the old ones: the checks against them run
 // in the next test run, not this one.
-const FILE = new URL("../src/tools/listings.generated.ts", import.meta.url);
+const FILE = new URL("../src/tools/manifest.generated.ts", import.meta.url);
 
 /** The generated module's text: one line per tool, in catalogue order, so a diff names the tools it changes. */
 function render(): string {

@@ -1,6 +1,6 @@
 /** Bitbucket's branch permission patterns, with the examples of its documentation. */
 import assert from "node:assert/strict";
-import { refPatternMatches } from "../src/tools/ref_pattern.ts";
+import { refPatternMatches } from "../src/tools/refs/_ref_pattern.ts";
 
 const cases: [string, string, boolean][] = [
   ["*", "refs/heads/main", true],

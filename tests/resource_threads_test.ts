@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import type { Comment } from "../src/bitbucket/entities/pull_request_comment.ts";
 import { isOpen, threadsMarkdown } from "../src/resources/threads.ts";
-import { DEFAULT_DOCUMENT_BYTES } from "../src/tools/args.ts";
-import type { Thread } from "../src/tools/pull_request_threads.ts";
+import { DEFAULT_DOCUMENT_BYTES } from "../src/tools/kit/args.ts";
+import type { Thread } from "../src/bitbucket/threads.ts";
 
 /** 2024-03-01 09:30 UTC */
 const AT = Date.UTC(2024, 2, 1, 9, 30);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { plainHitText } from "../src/tools/search.ts";
+import { plainHitText } from "../src/tools/source/search_code.ts";
 import { SEARCH, search } from "./cases/search.ts";
 import type { Route } from "./support/fixture_bitbucket.ts";
 import { connect, firstText } from "./support/harness.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
-import { decodeText } from "../src/tools/source.ts";
+import { decodeText } from "../src/tools/source/files.ts";
 import { APP_TS, APP_TS_BYTES, HEAD, source } from "./cases/source.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "./support/harness.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cutAtLine, cutDiff, fileDiff, splitDiff } from "../src/tools/unified_diff.ts";
+import { cutAtLine, cutDiff, fileDiff, splitDiff } from "../src/bitbucket/diff/unified.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

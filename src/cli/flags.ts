@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
-import { type Confinement, parseConfinement } from "../server/confinement.ts";
+import { type Confinement, parseConfinement } from "../policy/confinement.ts";
 import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
-import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
+import { TOOLSET_NAMES } from "../tools/manifest.generated.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 
 /** The parsed command line. */

@@ -13,18 +13,18 @@ import {
 import { createServerFactory } from "../server/factory.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
-import { selectFrom, unknownNames } from "../server/selection.ts";
-import { Confirmations } from "../tools/confirmation.ts";
-import type { CallPolicy } from "../tools/define.ts";
-import { type AuditLog, openAuditFile } from "../tools/audit.ts";
-import { LISTED, type ListedTool } from "../tools/listed.ts";
-import { TOOLSET_NAMES } from "../tools/listings.generated.ts";
+import { selectFrom, unknownNames } from "../policy/selection.ts";
+import { Confirmations } from "../policy/confirmation.ts";
+import type { CallPolicy } from "../tools/kit/define.ts";
+import { type AuditLog, openAuditFile } from "../policy/audit.ts";
+import { LISTED, type ListedTool } from "../tools/manifest.ts";
+import { TOOLSET_NAMES } from "../tools/manifest.generated.ts";
 import { VERSION } from "../version.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "./hints.ts";
 import { createLogger, type Logger, loggingFetch } from "./log.ts";
 import { writeErr, writeOut } from "./output.ts";
-import { StdioLineTransport } from "./stdio_transport.ts";
+import { StdioLineTransport } from "../server/stdio_transport.ts";
 
 /** What an entry point may fix at build time. */
 export interface RunOptions {

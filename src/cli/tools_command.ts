@@ -1,8 +1,8 @@
-import type { Confinement } from "../server/confinement.ts";
+import type { Confinement } from "../policy/confinement.ts";
 import { boundedTools } from "../server/factory.ts";
-import { selectTools, type ToolSelection } from "../server/gating.ts";
+import { selectTools, type ToolSelection } from "../policy/gating.ts";
 import { toolsetOf } from "../tools/catalogue.ts";
-import type { Tool } from "../tools/define.ts";
+import type { Tool } from "../tools/kit/define.ts";
 
 /** The `tools` command's output: every tool, its access, and whether these flags expose it. */
 export function toolsListing(

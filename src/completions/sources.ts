@@ -13,8 +13,8 @@ import { Project, Repository } from "../bitbucket/entities/repository.ts";
 import { ListedFile } from "../bitbucket/entities/source.ts";
 import { apiPath } from "../bitbucket/path.ts";
 import { type Collected, collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
-import { refsPath } from "../tools/refs.ts";
-import { filesListing } from "../tools/source.ts";
+import { refsPath } from "../tools/refs/refs.ts";
+import { filesListing } from "../tools/source/files.ts";
 
 /** One value a completion may offer, and the text beside it the typed value may also match. */
 export interface Candidate {

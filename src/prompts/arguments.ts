@@ -4,7 +4,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from "../deps/mcp.ts";
 import { z } from "../deps/zod.ts";
-import { idArg, segmentArg } from "../tools/args.ts";
+import { idArg, segmentArg } from "../tools/kit/args.ts";
 import type { PrArgs } from "./prompts.ts";
 
 /** A prompt's pull request, as prompt arguments carry it: every value a string. */

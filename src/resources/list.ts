@@ -8,7 +8,7 @@ import type { Resource } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { PullRequest } from "../bitbucket/entities/pull_request.ts";
-import { dashboardPullRequests } from "../tools/pull_requests.ts";
+import { dashboardPullRequests } from "../tools/pull_requests/pull_requests.ts";
 import { resourceUri, templateOf } from "./templates.ts";
 
 /** How many pull requests of each role are listed. */

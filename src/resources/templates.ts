@@ -4,7 +4,7 @@
  * needs, with no schema, so it costs nothing at start-up. Parsing a URI a
  * client sent is `uri.ts`.
  */
-import { DEFAULT_DOCUMENT_BYTES } from "../tools/limits.ts";
+import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/limits.ts";
 
 /** The part every template starts with. */
 const ROOT = "bitbucket://projects/{project}/repos/{repo}";

@@ -7,9 +7,9 @@
  */
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { Comment } from "../bitbucket/entities/pull_request_comment.ts";
-import { DEFAULT_DOCUMENT_BYTES } from "../tools/args.ts";
-import { prPath } from "../tools/pull_request_lookup.ts";
-import { listThreads, type Thread } from "../tools/pull_request_threads.ts";
+import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/args.ts";
+import { prPath } from "../bitbucket/pull_requests.ts";
+import { listThreads, type Thread } from "../bitbucket/threads.ts";
 
 /** The most threads one resource shows. */
 export const MAX_THREADS = 100;

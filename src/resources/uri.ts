@@ -8,7 +8,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
-import { CommitIdArg, filePathArg, idArg, refArg, segmentArg } from "../tools/args.ts";
+import { CommitIdArg, filePathArg, idArg, refArg, segmentArg } from "../tools/kit/args.ts";
 import { PREFIX, type ResourceTarget } from "./templates.ts";
 
 /** The -32602 error for a URI that names no resource. */

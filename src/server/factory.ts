@@ -6,12 +6,12 @@ import {
   type ClientSource,
   type Registrable,
   type Registration,
-} from "../tools/define.ts";
+} from "../tools/kit/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { confineRegistration } from "./confined_tools.ts";
-import { auditRegistration } from "./audited_tools.ts";
-import { type Confinement, confinementInstructions, UNBOUNDED_TOOLS } from "./confinement.ts";
-import { CACHE_HINTS, type Features, serverFeatures } from "./features.ts";
+import { confineRegistration } from "../policy/confined_registration.ts";
+import { auditRegistration } from "../policy/audited_registration.ts";
+import { type Confinement, confinementInstructions, UNBOUNDED_TOOLS } from "../policy/confinement.ts";
+import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [

@@ -21,10 +21,10 @@ import {
 import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
-import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/define.ts";
+import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/kit/define.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { instructionsFor, registrations, serverWith } from "./factory.ts";
-import { serverFeatures } from "./features.ts";
+import { serverFeatures } from "./capabilities.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 
 /** The path MCP is served on. */

@@ -1,5 +1,5 @@
-import type { Tool } from "./define.ts";
-import { getRepository, searchRepositories } from "./repositories.ts";
+import type { Tool } from "./kit/define.ts";
+import { getRepository, searchRepositories } from "./repositories/repositories.ts";
 import {
   createBranch,
   createTag,
@@ -8,9 +8,9 @@ import {
   listBranches,
   listTags,
   resolveRef,
-} from "./refs.ts";
-import { listBranchRestrictions } from "./branch_restrictions.ts";
-import { findUsers } from "./users.ts";
+} from "./refs/refs.ts";
+import { listBranchRestrictions } from "./refs/branch_restrictions.ts";
+import { findUsers } from "./repositories/users.ts";
 import {
   compareRefs,
   getCommit,
@@ -19,7 +19,7 @@ import {
   listCommitChanges,
   listCommitPullRequests,
   listCommits,
-} from "./commits.ts";
+} from "./commits/commits.ts";
 import {
   getPrDiff,
   getPrMergeStatus,
@@ -28,15 +28,15 @@ import {
   listPrChanges,
   listPrCommits,
   listPullRequests,
-} from "./pull_requests.ts";
-import { addPrComment, listPrComments, listPrTasks } from "./pull_request_comments.ts";
+} from "./pull_requests/pull_requests.ts";
+import { addPrComment, listPrComments, listPrTasks } from "./pull_requests/comments.ts";
 import {
   applyPrSuggestion,
   deletePrComment,
   updatePrComment,
-} from "./pull_request_comment_edits.ts";
-import { discardPrReview, getPrReview, submitPrReview } from "./pull_request_review.ts";
-import { getDefaultReviewers } from "./pull_request_reviewers.ts";
+} from "./pull_requests/comment_edits.ts";
+import { discardPrReview, getPrReview, submitPrReview } from "./pull_requests/review.ts";
+import { getDefaultReviewers } from "./pull_requests/reviewers.ts";
 import {
   createPullRequest,
   declinePullRequest,
@@ -45,8 +45,8 @@ import {
   mergePullRequest,
   reopenPullRequest,
   updatePullRequest,
-} from "./pull_request_actions.ts";
-import { listProjects } from "./projects.ts";
+} from "./pull_requests/lifecycle.ts";
+import { listProjects } from "./repositories/projects.ts";
 import {
   getBuildStatus,
   getBuildSummary,
@@ -54,11 +54,11 @@ import {
   listCodeInsightsReports,
   listRequiredBuilds,
   setBuildStatus,
-} from "./builds.ts";
-import { getFileContent, listFiles } from "./source.ts";
-import { searchCode } from "./search.ts";
-import { getFileBlame, getFileHistory, listLastModified } from "./file_history.ts";
-import { commitFile } from "./commit_file.ts";
+} from "./builds/builds.ts";
+import { getFileContent, listFiles } from "./source/files.ts";
+import { searchCode } from "./source/search_code.ts";
+import { getFileBlame, getFileHistory, listLastModified } from "./source/history.ts";
+import { commitFile } from "./source/commit_file.ts";
 
 /** A named group of tools a workflow can ask for with `--toolsets`. */
 export interface Toolset {

@@ -1,5 +1,5 @@
-import type { AuditLog } from "../../src/tools/audit.ts";
-import type { Confinement } from "../../src/server/confinement.ts";
+import type { AuditLog } from "../../src/policy/audit.ts";
+import type { Confinement } from "../../src/policy/confinement.ts";
 import {
   Client,
   type ElicitRequest,
@@ -7,10 +7,10 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "../../src/cli/hints.ts";
-import { selectTools } from "../../src/server/gating.ts";
+import { selectTools } from "../../src/policy/gating.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
-import { Confirmations } from "../../src/tools/confirmation.ts";
+import { Confirmations } from "../../src/policy/confirmation.ts";
 import { MAIN } from "./spawn.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 

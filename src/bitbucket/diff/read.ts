@@ -1,0 +1,69 @@
+/**
+ * The one flow every diff tool answers with: read the diff from its start,
+ * then either pick out one file or cut the whole at `max_bytes`, naming the
+ * files a cut leaves out from the changes listing. Only where the bytes come
+ * from differs between a pull request, a commit and a comparison.
+ */
+import type { BitbucketClient, Query } from "../client.ts";
+import { Change, pathText } from "../entities/pull_request.ts";
+import { collectPages, MAX_LIMIT } from "../paging.ts";
+import {
+  type BoundedDiff,
+  cutDiff,
+  fileDiff,
+  LOOKAHEAD_BYTES,
+  PATH_SCAN_BYTES,
+} from "./unified.ts";
+
+/** Where one diff's bytes come from, and what it is, for messages. */
+export interface DiffSource {
+  /** Reads the diff from its start: at least `maxBytes` of it when it is that long, and whether that is all. */
+  read(maxBytes: number): Promise<{ bytes: Uint8Array; complete: boolean }>;
+  /** Every path the diff changes, in Bitbucket's order. */
+  changedPaths(): Promise<string[]>;
+  /** What the diff is of, e.g. `pull request #42 of PROJ/web`. */
+  what: string;
+  /** The same as a subject, e.g. `the pull request`. */
+  subject: string;
+  /** Where to find the changed paths, for the hint when a path is not among them. */
+  hint: string;
+}
+
+/** The diff `source` gives: one file's (by new or old path), or the whole cut at `maxBytes`. */
+export async function boundedDiff(
+  source: DiffSource,
+  path: string | undefined,
+  maxBytes: number,
+): Promise<BoundedDiff> {
+  const read = await source.read(path === undefined ? maxBytes + LOOKAHEAD_BYTES : PATH_SCAN_BYTES);
+  if (path !== undefined) {
+    const one = fileDiff(read.bytes, read.complete, path, maxBytes);
+    if (one) return one;
+    throw new Error(
+      `Cannot show ${JSON.stringify(path)} in ${source.what}: ${
+        read.complete
+          ? `${source.subject} does not change it`
+          : `it is not in the first ${PATH_SCAN_BYTES} bytes of the diff`
+      } (hint: ${source.hint})`,
+    );
+  }
+  const cut = cutDiff(read.bytes, read.complete, maxBytes);
+  if (!cut.truncated) return cut;
+  const changed = await source.changedPaths();
+  return {
+    diff: cut.diff,
+    truncated: true,
+    omittedFiles: changed.filter((file) => !cut.wholeFiles.has(file)),
+  };
+}
+
+/** Every path a changes listing names (a pull request's, a commit's, a comparison's), in its order. */
+export async function changedPaths(
+  bitbucket: BitbucketClient,
+  path: string,
+  query: Query,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const page = await collectPages(bitbucket, path, Change, { limit: MAX_LIMIT }, query, signal);
+  return page.values.map((c) => pathText(c.path));
+}

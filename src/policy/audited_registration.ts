@@ -1,0 +1,47 @@
+/**
+ * Tool registrations under the audit log: the outermost layer, so that every
+ * call is recorded, the ones its arguments refuse included (a schema error, or
+ * a project outside the confinement). The SDK would refuse those before any
+ * callback runs; here the input schema lets every value through to the
+ * callback, which checks it with the registration's own schema, records a
+ * refusal as the SDK would have answered it, and otherwise runs the call
+ * under {@link audited}.
+ */
+import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
+import { type Registration, registrationOf } from "../tools/kit/define.ts";
+import { audited, type AuditLog, recordRefusal } from "./audit.ts";
+
+type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
+
+/** An issue as the SDK words it: `path.to.key: message`. */
+function issueText(issue: Issue): string {
+  if (!issue.path?.length) return issue.message;
+  const path = issue.path.map((p) => String(typeof p === "object" ? p.key : p));
+  return `${path.join(".")}: ${issue.message}`;
+}
+
+/** `registration` with each call, refused or run, recorded in `log`. */
+export function auditRegistration(registration: Registration, log: AuditLog): Registration {
+  const { name, config, callback } = registration;
+  const checked = config.inputSchema["~standard"];
+  const writes = config.annotations.readOnlyHint !== true;
+  const inputSchema: StandardSchemaWithJSON = {
+    "~standard": { ...checked, validate: (value: unknown) => ({ value }) },
+  };
+  return registrationOf(name, { ...config, inputSchema }, async (raw, ctx, connection) => {
+    const call = { tool: name, args: raw, ctx, writes };
+    const result = await checked.validate(raw);
+    if (result.issues) {
+      const text = `Input validation error: Invalid arguments for tool ${name}: ${
+        result.issues.map(issueText).join(", ")
+      }`;
+      const refused: CallToolResult = { content: [{ type: "text", text }], isError: true };
+      return recordRefusal(log, call, text, refused);
+    }
+    return await audited(
+      log,
+      call,
+      (recorder) => callback(result.value, ctx, connection, recorder),
+    );
+  });
+}

@@ -1,0 +1,64 @@
+import type { AccessLevel } from "../tools/kit/define.ts";
+
+/** The flags that decide which tools a server exposes. */
+export interface ToolSelection {
+  /**
+   * Withhold unsafe writes (`--withhold-unsafe`): for a person whose client
+   * cannot ask them, so the model never tries a tool it could not use.
+   * By default every tool is listed and unsafe calls ask first.
+   */
+  withholdUnsafe?: boolean;
+  /** Expose read-only tools only; wins over everything else. */
+  readOnly: boolean;
+  /** Allowlist by name; takes precedence over the default safety filter. */
+  tools?: readonly string[];
+  /** Toolsets whose tools (subject to the safety filter) are exposed. */
+  toolsets?: readonly string[];
+  /** Names removed last. */
+  exclude?: readonly string[];
+}
+
+/** What the rule needs to know of a tool: its name, its access level, its toolset. */
+export interface Selectable {
+  readonly name: string;
+  readonly access: { readonly level: AccessLevel };
+}
+
+/**
+ * The exposed tools, in catalogue order:
+ * 1. candidates: the tools of `toolsets` that pass the safety filter (all;
+ *    safe ones only with `withholdUnsafe`), plus every tool named in `tools`
+ *    whatever its safety; with neither option, every tool that passes it;
+ * 2. `readOnly` keeps only read-only tools, whatever was asked;
+ * 3. `exclude` removes last.
+ *
+ * The one statement of the rule, for the catalogue's tools and for their
+ * listings alike (start-up selects from the listings without loading the
+ * tools); `toolsetOf` names each one's toolset.
+ */
+export function selectFrom<T extends Selectable>(
+  catalogue: readonly T[],
+  selection: ToolSelection,
+  toolsetOf: (tool: T) => string | undefined,
+): T[] {
+  const named = new Set(selection.tools ?? []);
+  const sets = selection.toolsets
+    ? new Set(selection.toolsets)
+    : selection.tools
+    ? new Set<string>()
+    : undefined;
+  const exclude = new Set(selection.exclude ?? []);
+  return catalogue.filter((tool) => {
+    const inSets = sets === undefined || sets.has(toolsetOf(tool) ?? "");
+    const { level } = tool.access;
+    const candidate = named.has(tool.name) ||
+      (inSets && (level !== "unsafe write" || !selection.withholdUnsafe));
+    return candidate && (!selection.readOnly || level === "read-only") && !exclude.has(tool.name);
+  });
+}
+
+/** The given names that are not among the known ones, in the order given. */
+export function unknownNames(known: Iterable<string>, names: readonly string[]): string[] {
+  const set = new Set(known);
+  return names.filter((n) => !set.has(n));
+}

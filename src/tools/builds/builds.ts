@@ -1,0 +1,219 @@
+import { z } from "../../deps/zod.ts";
+import {
+  BUILD_STATES,
+  BuildStats,
+  BuildStatus,
+  RequiredBuildCondition,
+} from "../../bitbucket/entities/build.ts";
+import { InsightAnnotations, InsightReport } from "../../bitbucket/entities/insights.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import {
+  choiceArg,
+  CommitIdArg,
+  FullCommitIdArg,
+  nameArg,
+  PagingArgs,
+  pathArg,
+  RepoArgs,
+  textArg,
+} from "../kit/args.ts";
+import { fullCommitId } from "../../bitbucket/commit_id.ts";
+import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
+import { listing } from "../kit/list_tool.ts";
+import { AnnotationOut, annotationOut } from "./_annotation_shape.ts";
+import {
+  BuildStatusOut,
+  buildStatusOut,
+  InsightReportOut,
+  insightReportOut,
+  RequiredBuildOut,
+  requiredBuildOut,
+} from "../kit/shapes/build.ts";
+import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+
+/** Lists every build status reported on a commit. */
+export const getBuildStatus = defineTool({
+  name: "get_build_status",
+  title: "Get build statuses",
+  description: "Every build status reported on a commit.",
+  access: READ_ONLY,
+  input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
+  output: pagedOutput("buildStatuses", BuildStatusOut),
+  // Only the deprecated server-wide resource lists every status of a commit: the
+  // repository-scoped `.../commits/{commitId}/builds` GET returns one status and requires its key.
+  handler: listing("buildStatuses", BuildStatus, buildStatusOut, ({ commit_id }) => ({
+    path: apiPath`/build-status/latest/commits/${commit_id.toLowerCase()}`,
+  })),
+});
+
+/** Counts a commit's builds by state. */
+export const getBuildSummary = defineTool({
+  name: "get_build_summary",
+  title: "Get build summary",
+  description: "How many builds of a commit are in each state.",
+  access: READ_ONLY,
+  input: z.object({ commit_id: FullCommitIdArg }),
+  output: z.object({
+    buildSummary: z.object({
+      successful: z.number().int(),
+      failed: z.number().int(),
+      inProgress: z.number().int(),
+      cancelled: z.number().int(),
+      unknown: z.number().int(),
+    }),
+  }),
+  async handler({ commit_id }, { bitbucket, signal }) {
+    const { body: stats } = await bitbucket.request({
+      path: apiPath`/build-status/latest/commits/stats/${commit_id.toLowerCase()}`,
+      schema: BuildStats,
+      signal,
+    });
+    return {
+      buildSummary: {
+        successful: stats.successful ?? 0,
+        failed: stats.failed ?? 0,
+        inProgress: stats.inProgress ?? 0,
+        cancelled: stats.cancelled ?? 0,
+        unknown: stats.unknown ?? 0,
+      },
+    };
+  },
+});
+
+/** Lists the required-builds merge checks of a repository. */
+export const listRequiredBuilds = defineTool({
+  name: "list_required_builds",
+  title: "List required builds",
+  description: "Required-builds merge checks: build keys that must pass, by target branch.",
+  access: READ_ONLY,
+  input: RepoArgs.extend(PagingArgs.shape),
+  output: pagedOutput("requiredBuilds", RequiredBuildOut),
+  handler: listing("requiredBuilds", RequiredBuildCondition, requiredBuildOut, (args) => ({
+    path: apiPath`/required-builds/latest/projects/${args.project}/repos/${args.repo}/conditions`,
+  })),
+});
+
+/** Lists the Code Insights reports on a commit. */
+export const listCodeInsightsReports = defineTool({
+  name: "list_code_insights_reports",
+  title: "List Code Insights reports",
+  description: "Code Insights reports on a commit: analysis, coverage, scans.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  output: pagedOutput("reports", InsightReportOut),
+  handler: listing(
+    "reports",
+    InsightReport,
+    insightReportOut,
+    async ({ project, repo, commit_id }, { bitbucket, signal }) => {
+      const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
+      return {
+        path:
+          apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
+      };
+    },
+  ),
+});
+
+const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+
+/** Lists the line-level findings code analysis reported on a commit. */
+export const listCodeInsightsAnnotations = defineTool({
+  name: "list_code_insights_annotations",
+  title: "List Code Insights annotations",
+  description: "Code analysis findings on a commit's lines.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({
+    commit_id: CommitIdArg,
+    report_key: nameArg().optional(),
+    path: pathArg("Only this file").optional(),
+    severity: choiceArg(SEVERITIES, "Only this severity").optional(),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("annotations", AnnotationOut),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, report_key, path, severity, limit, start = 0 } = args;
+    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id, signal);
+    const { body } = await bitbucket.request({
+      path:
+        apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/annotations`,
+      query: { key: report_key, path, severity },
+      schema: InsightAnnotations,
+      signal,
+    });
+    // One unpaged list: paged and filtered here (a server may ignore a filter).
+    const all = body.annotations.filter((a) =>
+      (report_key === undefined || a.reportKey === report_key) &&
+      (path === undefined || a.path === path) &&
+      (severity === undefined || a.severity?.toUpperCase() === severity)
+    );
+    const values = all.slice(start, start + limit);
+    const more = start + values.length < all.length;
+    return pagedResult(
+      "annotations",
+      more
+        ? { values, isLastPage: false, nextPageStart: start + values.length }
+        : { values, isLastPage: true },
+      annotationOut,
+    );
+  },
+});
+
+/** Reports a build result on a commit: the status merge checks and reviewers see. */
+export const setBuildStatus = defineTool({
+  name: "set_build_status",
+  title: "Set a build status",
+  description: "Store a build status on a commit, replacing one with the same key.",
+  access: unsafeWrite(
+    "it changes the CI signal others rely on: a status can unblock or block merges and misreport a build",
+  ),
+  idempotent: true,
+  input: RepoArgs.extend({
+    commit_id: CommitIdArg,
+    key: z.string().min(1).max(255).describe("Unique per commit"),
+    state: choiceArg(BUILD_STATES, "Build state"),
+    url: z.string().min(1).max(450).describe("The build's page"),
+    name: z.string().max(255).optional(),
+    description: textArg(undefined, 2000).optional(),
+    build_number: z.string().max(255).optional(),
+  }),
+  output: z.object({
+    buildStatus: BuildStatusOut.pick({
+      key: true,
+      state: true,
+      url: true,
+      name: true,
+      description: true,
+      buildNumber: true,
+    }).extend({ commitId: z.string() }).describe("The status as stored"),
+  }),
+  confirm: ({ project, repo, commit_id, key, state, url }) =>
+    Promise.resolve({
+      message: `Report build ${
+        JSON.stringify(key)
+      } as ${state} on commit ${commit_id} in ${project}/${repo} (linking ${url}); merge checks and reviewers rely on it`,
+    }),
+  async handler(
+    { project, repo, commit_id, key, state, url, name, description, build_number },
+    { bitbucket, signal },
+  ) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
+    const status = {
+      key,
+      state,
+      url,
+      name,
+      description,
+      buildNumber: build_number,
+    };
+    // The repository-scoped resource (since 7.14) answers 204 with no body, so
+    // what is reported back is what was sent and accepted.
+    await bitbucket.request({
+      method: "POST",
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/builds`,
+      schema: z.unknown(),
+      body: status,
+      signal,
+    });
+    return { buildStatus: { commitId, ...status } };
+  },
+});

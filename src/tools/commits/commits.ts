@@ -1,0 +1,219 @@
+import { z } from "../../deps/zod.ts";
+import type { BitbucketClient, Query } from "../../bitbucket/client.ts";
+import { Commit } from "../../bitbucket/entities/commit.ts";
+import { JsonDiff } from "../../bitbucket/entities/diff.ts";
+import { Change, PullRequest } from "../../bitbucket/entities/pull_request.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import {
+  CommitIdArg,
+  ContextLinesArg,
+  maxBytesArg,
+  PagingArgs,
+  pathArg,
+  refArg,
+  RepoArgs,
+} from "../kit/args.ts";
+import { boundedDiff, changedPaths } from "../../bitbucket/diff/read.ts";
+import { fullCommitId } from "../../bitbucket/commit_id.ts";
+import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { unifiedText } from "../../bitbucket/diff/from_json.ts";
+import { listing, type ListingRequest } from "../kit/list_tool.ts";
+import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
+import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
+import { pagedOutput } from "../kit/shapes/page.ts";
+import {
+  ChangeOut,
+  changeOut,
+  PullRequestSummary,
+  pullRequestSummary,
+} from "../kit/shapes/pull_request.ts";
+
+/** Lists commits, newest first, optionally bounded by refs or limited to a path. */
+export const listCommits = defineTool({
+  name: "list_commits",
+  title: "List commits",
+  description:
+    "Commits newest first, from until (default branch) back to, not including, since; optionally touching path.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({
+    until: refArg().optional(),
+    since: refArg().optional(),
+    path: pathArg("File or directory").optional(),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("commits", CommitOut),
+  handler: listing("commits", Commit, commitOut, ({ project, repo, until, since, path }) => ({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
+    query: { until, since, path },
+  })),
+});
+
+/** Reads one commit: message, author, committer, parents. */
+export const getCommit = defineTool({
+  name: "get_commit",
+  title: "Get a commit",
+  description: "One commit: message, author, dates, parents.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }),
+  output: z.object({ commit: CommitOut }),
+  async handler({ project, repo, commit_id }, { bitbucket, signal }) {
+    return { commit: commitOut(await readCommit(bitbucket, project, repo, commit_id, signal)) };
+  },
+});
+
+/** Reads one commit by full or abbreviated id: get_commit's reading, which the commit resource shares. */
+export async function readCommit(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  commitId: string,
+  signal: AbortSignal,
+): Promise<z.infer<typeof Commit>> {
+  const { body } = await bitbucket.request({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
+    schema: Commit,
+    signal,
+  });
+  return body;
+}
+
+/** The two refs of a comparison. */
+const CompareArgs = RepoArgs.extend({
+  from: refArg("Base"),
+  to: refArg("Tip"),
+});
+
+/**
+ * The commits on `to` that `from` lacks, like `git log from..to`. Bitbucket's
+ * compare endpoint means the reverse by its own names (commits reachable from
+ * its `from` and not its `to`), so the arguments are swapped on the way out.
+ */
+export const compareRefs = defineTool({
+  name: "compare_refs",
+  title: "Compare refs",
+  description: "Commits on to that from lacks, like git log from..to.",
+  access: READ_ONLY,
+  input: CompareArgs.extend(PagingArgs.shape),
+  output: pagedOutput("commits", CommitOut),
+  handler: listing("commits", Commit, commitOut, ({ project, repo, from, to }) => ({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/compare/commits`,
+    query: { from: to, to: from },
+  })),
+});
+
+/** The options every diff tool takes beside what it diffs. */
+const DiffArgs = z.object({
+  path: pathArg("Only this file").optional(),
+  context_lines: ContextLinesArg,
+  max_bytes: maxBytesArg(256),
+});
+
+/** Reads a JSON diff resource whole and gives it as unified text, for {@link boundedDiff}. */
+function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query, signal: AbortSignal) {
+  return async () => {
+    const { body } = await bitbucket.request({ path, query, schema: JsonDiff, signal });
+    const { text, complete } = unifiedText(body);
+    return { bytes: new TextEncoder().encode(text), complete };
+  };
+}
+
+/** Returns what one commit changed (against its first parent) as a unified diff. */
+export const getCommitDiff = defineTool({
+  name: "get_commit_diff",
+  title: "Get a commit diff",
+  description: "Diff of a commit or one of its files, cut at max_bytes.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(DiffArgs.shape),
+  output: DiffOut,
+  document: (out) => diffDocument(out, "the commit changes nothing"),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, path, context_lines, max_bytes } = args;
+    const id = await fullCommitId(bitbucket, project, repo, args.commit_id, signal);
+    const commit = apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${id}`;
+    const query = { contextLines: context_lines, withComments: false };
+    return await boundedDiff(
+      {
+        read: jsonDiff(bitbucket, `${commit}/diff`, query, signal),
+        changedPaths: () =>
+          changedPaths(bitbucket, `${commit}/changes`, { withComments: false }, signal),
+        what: `commit ${id.slice(0, 11)} of ${project}/${repo}`,
+        subject: "the commit",
+        hint: "list_commit_changes lists the changed paths",
+      },
+      path,
+      max_bytes,
+    );
+  },
+});
+
+/** Lists the files one commit changes. */
+export const listCommitChanges = defineTool({
+  name: "list_commit_changes",
+  title: "List commit changes",
+  description: "Files one commit changes.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  output: pagedOutput("changes", ChangeOut),
+  handler: listing(
+    "changes",
+    Change,
+    changeOut,
+    ({ project, repo, commit_id }) => commitChanges(project, repo, commit_id),
+  ),
+});
+
+/** Where one commit's changes are listed: for list_commit_changes and the commit resource. */
+export function commitChanges(project: string, repo: string, commitId: string): ListingRequest {
+  return {
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/changes`,
+    query: { withComments: false },
+  };
+}
+
+/**
+ * The diff of what `to` brings that `from` lacks: the changes of
+ * compare_refs' commits, as a pull request from `to` into `from` would show
+ * them. Bitbucket's compare resource swaps the names, as for compare_refs.
+ */
+export const getCompareDiff = defineTool({
+  name: "get_compare_diff",
+  title: "Get a comparison diff",
+  description: "Diff of what to brings that from lacks, cut at max_bytes.",
+  access: READ_ONLY,
+  input: CompareArgs.extend(DiffArgs.shape),
+  output: DiffOut,
+  document: (out) => diffDocument(out, "`to` brings nothing `from` lacks"),
+  handler({ project, repo, from, to, path, context_lines, max_bytes }, { bitbucket, signal }) {
+    const base = apiPath`/api/latest/projects/${project}/repos/${repo}/compare`;
+    const refs = { from: to, to: from };
+    return boundedDiff(
+      {
+        read: jsonDiff(bitbucket, `${base}/diff`, { ...refs, contextLines: context_lines }, signal),
+        changedPaths: () => changedPaths(bitbucket, `${base}/changes`, refs, signal),
+        what: `${from}...${to} of ${project}/${repo}`,
+        subject: "the comparison",
+        hint: "without path, a cut diff names the files it leaves out",
+      },
+      path,
+      max_bytes,
+    );
+  },
+});
+
+/** Lists the pull requests that contain a commit. */
+export const listCommitPullRequests = defineTool({
+  name: "list_commit_pull_requests",
+  title: "List a commit's pull requests",
+  description: "Pull requests that contain a commit.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  output: pagedOutput("pullRequests", PullRequestSummary),
+  handler: listing(
+    "pullRequests",
+    PullRequest,
+    pullRequestSummary,
+    ({ project, repo, commit_id }) => ({
+      path:
+        apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}/pull-requests`,
+    }),
+  ),
+});

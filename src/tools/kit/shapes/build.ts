@@ -1,0 +1,116 @@
+/** Build statuses, required builds and Code Insights reports as tools return them. */
+import { z } from "../../../deps/zod.ts";
+import type {
+  BuildStatus,
+  RefMatcher,
+  RequiredBuildCondition,
+} from "../../../bitbucket/entities/build.ts";
+import type { InsightReport } from "../../../bitbucket/entities/insights.ts";
+
+/** A build status on a commit. Dates are epoch milliseconds. */
+export const BuildStatusOut = z.object({
+  key: z.string().describe("Build key, unique per commit"),
+  state: z.string().describe("SUCCESSFUL, FAILED, INPROGRESS, CANCELLED or UNKNOWN"),
+  name: z.string().optional(),
+  url: z.string().optional().describe("The build's page in the CI tool"),
+  description: z.string().optional(),
+  ref: z.string().optional().describe("Ref the build ran for, e.g. refs/heads/main"),
+  buildNumber: z.string().optional(),
+  parent: z.string().optional().describe("Key of the plan or job that ran this build"),
+  duration: z.number().int().optional().describe("Milliseconds"),
+  testResults: z.object({
+    successful: z.number().int().optional(),
+    failed: z.number().int().optional(),
+    skipped: z.number().int().optional(),
+  }).optional(),
+  createdDate: z.number().int().optional(),
+  updatedDate: z.number().int().optional(),
+});
+
+/** Trims a Bitbucket build status to {@link BuildStatusOut}. */
+export function buildStatusOut(
+  status: z.infer<typeof BuildStatus>,
+): z.infer<typeof BuildStatusOut> {
+  const { key, state, name, url, description, ref, buildNumber, parent, duration } = status;
+  const tests = status.testResults;
+  return {
+    key,
+    state,
+    name,
+    url,
+    description,
+    ref,
+    buildNumber,
+    parent,
+    duration,
+    testResults: tests && {
+      successful: tests.successful,
+      failed: tests.failed,
+      skipped: tests.skipped,
+    },
+    createdDate: status.createdDate,
+    updatedDate: status.updatedDate,
+  };
+}
+
+/** A ref matcher: its kind flattened to the kind's id. */
+export const RefMatcherOut = z.object({
+  type: z.string().describe("ANY_REF, BRANCH, PATTERN, MODEL_CATEGORY or MODEL_BRANCH"),
+  id: z.string(),
+  displayId: z.string(),
+});
+
+/** Flattens a Bitbucket ref matcher to {@link RefMatcherOut}. */
+export function refMatcherOut(
+  matcher: z.infer<typeof RefMatcher>,
+): z.infer<typeof RefMatcherOut> {
+  return { type: matcher.type.id, id: matcher.id, displayId: matcher.displayId };
+}
+
+/** A required-builds merge check. */
+export const RequiredBuildOut = z.object({
+  id: z.number().int(),
+  buildParentKeys: z.array(z.string()).describe("Build keys that must be green to merge"),
+  refMatcher: RefMatcherOut.describe("Target branches the check applies to"),
+  exemptRefMatcher: RefMatcherOut.optional().describe("Source branches exempt from the check"),
+});
+
+/** Trims a required-builds condition to {@link RequiredBuildOut}. */
+export function requiredBuildOut(
+  condition: z.infer<typeof RequiredBuildCondition>,
+): z.infer<typeof RequiredBuildOut> {
+  const exempt = condition.exemptRefMatcher;
+  return {
+    id: condition.id,
+    buildParentKeys: condition.buildParentKeys,
+    refMatcher: refMatcherOut(condition.refMatcher),
+    exemptRefMatcher: exempt ? refMatcherOut(exempt) : undefined,
+  };
+}
+
+/** A Code Insights report on a commit, without its logo. */
+export const InsightReportOut = z.object({
+  key: z.string(),
+  title: z.string(),
+  result: z.string().optional().describe("PASS or FAIL; absent when the report has no verdict"),
+  reporter: z.string().optional(),
+  link: z.string().optional(),
+  details: z.string().optional(),
+  createdDate: z.number().optional(),
+  data: z.array(z.object({
+    title: z.string(),
+    type: z.string().optional().describe(
+      "BOOLEAN, DATE, DURATION, LINK, NUMBER, PERCENTAGE or TEXT",
+    ),
+    value: z.unknown().describe("As type says; LINK is { linktext, href }"),
+  })),
+});
+
+/** Trims a Code Insights report to {@link InsightReportOut}. */
+export function insightReportOut(
+  report: z.infer<typeof InsightReport>,
+): z.infer<typeof InsightReportOut> {
+  const { key, title, result, reporter, link, details, createdDate } = report;
+  const data = report.data.map((d) => ({ title: d.title, type: d.type, value: d.value }));
+  return { key, title, result, reporter, link, details, createdDate, data };
+}

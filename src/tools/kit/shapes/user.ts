@@ -1,0 +1,14 @@
+/** A person as tools return them. */
+import { z } from "../../../deps/zod.ts";
+import type { ApplicationUser } from "../../../bitbucket/entities/user.ts";
+
+/** A Bitbucket user by username and display name. */
+export const UserOut = z.object({
+  name: z.string().describe("Username"),
+  displayName: z.string().optional(),
+});
+
+/** Trims a Bitbucket user to {@link UserOut}. */
+export function userOut(user: z.infer<typeof ApplicationUser>): z.infer<typeof UserOut> {
+  return { name: user.name, displayName: user.displayName };
+}

@@ -1,0 +1,201 @@
+/**
+ * Changing comments that exist: editing, resolving, deleting, and applying a
+ * suggestion. Each reads the comment first, so the write carries the version
+ * Bitbucket requires; one changed meanwhile is refused with a 409 that says so.
+ */
+import { z } from "../../deps/zod.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { rethrowDuring } from "../../bitbucket/errors.ts";
+import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { choiceArg, idArg, PrArgs, textArg } from "../kit/args.ts";
+import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { CommentOut, commentOut } from "./_comment_shape.ts";
+import { UserOut, userOut } from "../kit/shapes/user.ts";
+
+/** The arguments naming one comment of a pull request. */
+const CommentArgs = PrArgs.extend({ comment_id: idArg() });
+
+/** A comment's REST path. */
+function commentPath(project: string, repo: string, pr: number, id: number): string {
+  return prPath(project, repo, pr) + apiPath`/comments/${id}`;
+}
+
+/** Reads a comment as it is now (its version above all). */
+async function readComment(
+  bitbucket: BitbucketClient,
+  path: string,
+  signal: AbortSignal,
+): Promise<Comment> {
+  return (await bitbucket.request({ path, schema: Comment, signal })).body;
+}
+
+/** Edits a comment's text, resolves or reopens its thread, or resolves or reopens a task. */
+export const updatePrComment = defineTool({
+  name: "update_pr_comment",
+  title: "Edit or resolve a comment",
+  description: "Edit a comment, or resolve or reopen its thread or task.",
+  access: safeWrite(
+    "text and thread resolution can be set back; resolving a task lifts a merge check, so the person is asked first",
+  ),
+  idempotent: true,
+  input: CommentArgs.extend({
+    text: textArg("Markdown").min(1).optional(),
+    thread_resolved: z.boolean().optional(),
+    task_state: choiceArg(["OPEN", "RESOLVED"] as const, "Task state").optional(),
+  }),
+  output: z.object({ comment: CommentOut }),
+  confirm: ({ project, repo, pr_id, comment_id, task_state }) =>
+    Promise.resolve(
+      task_state === "RESOLVED"
+        ? {
+          message:
+            `Resolve task ${comment_id} of pull request #${pr_id} in ${project}/${repo}, lifting the merge check it holds`,
+        }
+        : undefined,
+    ),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, pr_id, comment_id, text, thread_resolved, task_state } = args;
+    const action = `update comment ${comment_id} of pull request #${pr_id}`;
+    if ([text, thread_resolved, task_state].every((v) => v === undefined)) {
+      throw new Error(
+        `Cannot ${action}: nothing to change (hint: give text, thread_resolved or task_state)`,
+      );
+    }
+    const path = commentPath(project, repo, pr_id, comment_id);
+    const current = await readComment(bitbucket, path, signal);
+    if (task_state !== undefined && current.severity !== "BLOCKER") {
+      throw new Error(
+        `Cannot ${action}: it is a comment, not a task, so it has no task state (hint: thread_resolved resolves a discussion)`,
+      );
+    }
+    const change = {
+      text: text === current.text ? undefined : text,
+      threadResolved: thread_resolved === (current.threadResolved ?? false)
+        ? undefined
+        : thread_resolved,
+      state: task_state === current.state ? undefined : task_state,
+    };
+    if (Object.values(change).every((v) => v === undefined)) {
+      return { comment: commentOut(current) };
+    }
+    const { body: updated } = await bitbucket.request({
+      method: "PUT",
+      path,
+      schema: Comment,
+      body: { version: current.version, ...change },
+      signal,
+    }).catch(rethrowDuring(`${action} (at version ${current.version})`));
+    return { comment: commentOut(updated) };
+  },
+});
+
+/** Deletes a comment. */
+export const deletePrComment = defineTool({
+  name: "delete_pr_comment",
+  title: "Delete a comment",
+  description: "Delete a comment that has no replies.",
+  access: unsafeWrite("the comment is gone for everyone and cannot be restored"),
+  input: CommentArgs,
+  output: z.object({
+    deleted: z.object({ id: z.number().int(), author: UserOut, text: z.string() }),
+  }),
+  async confirm({ project, repo, pr_id, comment_id }, { bitbucket, signal }) {
+    const current = await readComment(
+      bitbucket,
+      commentPath(project, repo, pr_id, comment_id),
+      signal,
+    );
+    const who = current.author.displayName ?? current.author.name;
+    return {
+      message:
+        `Delete comment ${comment_id} by ${who} on pull request #${pr_id} in ${project}/${repo} (version ${current.version}) for everyone: ${
+          JSON.stringify(excerpt(current.text))
+        }`,
+      version: current.version,
+    };
+  },
+  async handler({ project, repo, pr_id, comment_id }, { bitbucket, signal, confirmed }) {
+    const path = commentPath(project, repo, pr_id, comment_id);
+    const current = await readComment(bitbucket, path, signal);
+    await bitbucket.request({
+      method: "DELETE",
+      path,
+      query: { version: confirmed?.version ?? current.version },
+      schema: z.unknown(),
+      signal,
+    }).catch(rethrowDuring(`delete comment ${comment_id} of pull request #${pr_id}`));
+    return { deleted: { id: current.id, author: userOut(current.author), text: current.text } };
+  },
+});
+
+/** The start of a text, for a sentence that quotes it. */
+function excerpt(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
+}
+
+/** Commits a suggestion from a comment to the pull request's source branch. */
+export const applyPrSuggestion = defineTool({
+  name: "apply_pr_suggestion",
+  title: "Apply a suggestion",
+  description: "Commit a comment's suggested change to the source branch.",
+  access: unsafeWrite(
+    "commits to the source branch: the code under review changes and a commit cannot be taken back",
+  ),
+  input: CommentArgs.extend({
+    suggestion_index: z.number().int().min(0).optional().describe(
+      "Which suggestion (default 0)",
+    ),
+    message: textArg().optional(),
+  }),
+  output: z.object({
+    commit: z.object({
+      id: z.string().optional().describe("The source branch's new head"),
+      branch: z.string(),
+      previous: z.string().optional().describe("Its head before"),
+    }),
+  }),
+  async confirm({ project, repo, pr_id, comment_id, suggestion_index }, { bitbucket, signal }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Commit suggestion ${suggestion_index ?? 0} of comment ${comment_id} onto ${
+        JSON.stringify(pr.fromRef.displayId)
+      }, the source branch of pull request #${pr_id} ${
+        JSON.stringify(pr.title)
+      } in ${project}/${repo} (version ${pr.version})`,
+      version: pr.version,
+    };
+  },
+  async handler(args, { bitbucket, signal, confirmed }) {
+    const { project, repo, pr_id, comment_id, suggestion_index, message } = args;
+    const comment = await readComment(
+      bitbucket,
+      commentPath(project, repo, pr_id, comment_id),
+      signal,
+    );
+    const before = (await readPullRequest(bitbucket, project, repo, pr_id, signal)).pr;
+    // Both versions must match the server's, so the suggestion lands where it was made.
+    await bitbucket.request({
+      method: "POST",
+      path: commentPath(project, repo, pr_id, comment_id) + "/apply-suggestion",
+      schema: z.unknown(),
+      body: {
+        commentVersion: comment.version,
+        pullRequestVersion: confirmed?.version ?? before.version,
+        suggestionIndex: suggestion_index ?? 0,
+        commitMessage: message,
+      },
+      signal,
+    }).catch(rethrowDuring(`apply the suggestion of comment ${comment_id}`));
+    // Bitbucket answers 204: the new head is read from the pull request.
+    const after = (await readPullRequest(bitbucket, project, repo, pr_id, signal)).pr;
+    return {
+      commit: {
+        id: after.fromRef.latestCommit,
+        branch: after.fromRef.displayId,
+        previous: before.fromRef.latestCommit,
+      },
+    };
+  },
+});

@@ -1,0 +1,158 @@
+/** Reading a pull request's comment threads and tasks, and posting comments. */
+import { z } from "../../deps/zod.ts";
+import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { choiceArg, idArg, lineArg, PagingArgs, pathArg, PrArgs, textArg } from "../kit/args.ts";
+import { defineTool, READ_ONLY, safeWrite } from "../kit/define.ts";
+import { prPath } from "../../bitbucket/pull_requests.ts";
+import { collectKept, listThreads } from "../../bitbucket/threads.ts";
+import { CommentOut, commentOut, TaskOut, taskOut } from "./_comment_shape.ts";
+import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+
+/** Whether a thread is wanted, by its root comment's state and its resolution. */
+function wanted(state: string | undefined, resolved: boolean | undefined) {
+  return (c: Comment) =>
+    (state === undefined || c.state === state) &&
+    (resolved === undefined || (c.threadResolved ?? false) === resolved);
+}
+
+/** Lists a pull request's comment threads, all of them or one file's. */
+export const listPrComments = defineTool({
+  name: "list_pr_comments",
+  title: "List pull request comments",
+  description: "Comment threads of a pull request or one file, with their replies.",
+  access: READ_ONLY,
+  input: PrArgs.extend({
+    path: pathArg("Only this file").optional(),
+    state: choiceArg(["OPEN", "RESOLVED"] as const, "Only this state").optional(),
+    resolved: z.boolean().optional().describe("Resolved (true) or open"),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("comments", CommentOut),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, pr_id, path, state, resolved, limit, start } = args;
+    const keep = wanted(state, resolved);
+    if (path === undefined) {
+      const page = await listThreads(
+        bitbucket,
+        prPath(project, repo, pr_id, "/activities"),
+        { start, limit },
+        (t) => keep(t.comment),
+        signal,
+      );
+      return pagedResult("comments", page, (t) => commentOut(t.comment, t.anchor));
+    }
+    // One file's comments carry their anchor themselves; the filter is also applied
+    // here, for servers that ignore the state they are sent.
+    const page = await collectKept(
+      bitbucket,
+      prPath(project, repo, pr_id, "/comments"),
+      Comment,
+      { start, limit },
+      { path, state },
+      keep,
+      signal,
+    );
+    return pagedResult("comments", page, (c) => commentOut(c));
+  },
+});
+
+/** Lists a pull request's tasks (blocker comments). */
+export const listPrTasks = defineTool({
+  name: "list_pr_tasks",
+  title: "List pull request tasks",
+  description: "Tasks (blocker comments) of a pull request.",
+  access: READ_ONLY,
+  input: PrArgs.extend({
+    state: choiceArg(["OPEN", "RESOLVED", "ALL"] as const, "Default OPEN").optional(),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("tasks", TaskOut),
+  async handler({ project, repo, pr_id, state = "OPEN", limit, start }, { bitbucket, signal }) {
+    const only = state === "ALL" ? undefined : state;
+    const page = await collectKept(
+      bitbucket,
+      prPath(project, repo, pr_id, "/blocker-comments"),
+      Comment,
+      { start, limit },
+      { state: only },
+      (c) => only === undefined || c.state === only,
+      signal,
+    );
+    return pagedResult("tasks", page, taskOut);
+  },
+});
+
+const LINE_TYPES = ["ADDED", "REMOVED", "CONTEXT"] as const;
+
+/** The side a line of each kind is numbered on by default: a context line by its old number, as Bitbucket's own UI anchors it. */
+const SIDE = { ADDED: "TO", REMOVED: "FROM", CONTEXT: "FROM" } as const;
+
+/** Comments on a pull request: generally, as a reply, on a file, a line or a range, as a task or a draft. */
+export const addPrComment = defineTool({
+  name: "add_pr_comment",
+  title: "Comment on a pull request",
+  description:
+    "Comment on a pull request, a file, a line or a range, or reply; as a task or draft.",
+  access: safeWrite(
+    "adds a comment and changes nothing existing; a task only holds the merge until resolved",
+  ),
+  input: PrArgs.extend({
+    text: textArg("Markdown").min(1),
+    parent_id: idArg("Reply to this comment").optional(),
+    path: pathArg("File").optional(),
+    src_path: pathArg("Old path of a moved file").optional(),
+    line: lineArg("Line on file_type's side").optional(),
+    line_type: choiceArg(LINE_TYPES, "Default ADDED").optional(),
+    file_type: choiceArg(["FROM", "TO"] as const, "Default TO for ADDED, else FROM").optional(),
+    start_line: lineArg("Range start").optional(),
+    start_line_type: choiceArg(LINE_TYPES, "Default line_type").optional(),
+    task: z.boolean().optional().describe("As a task: blocks merging"),
+    pending: z.boolean().optional().describe("Draft until submit_pr_review"),
+  }),
+  output: z.object({ comment: CommentOut }),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, pr_id, text, parent_id, path, src_path, line, task, pending } = args;
+    const refuse = (why: string) => new Error(`Cannot comment on pull request #${pr_id}: ${why}`);
+    if ((line !== undefined || src_path !== undefined) && path === undefined) {
+      throw refuse("line and src_path need path");
+    }
+    if ((args.line_type ?? args.file_type ?? args.start_line) !== undefined && line === undefined) {
+      throw refuse("line_type, file_type and start_line need line");
+    }
+    if (args.start_line_type !== undefined && args.start_line === undefined) {
+      throw refuse("start_line_type needs start_line");
+    }
+    if (parent_id !== undefined && path !== undefined) {
+      throw refuse("a reply (parent_id) sits in its parent's thread; give parent_id or path");
+    }
+    const lineType = args.line_type ?? "ADDED";
+    const startType = args.start_line_type ?? lineType;
+    if (args.start_line !== undefined && startType === lineType && args.start_line >= line!) {
+      throw refuse("start_line must come before line");
+    }
+    const anchor = path === undefined ? undefined : {
+      path,
+      srcPath: src_path,
+      ...(line === undefined ? {} : {
+        line,
+        lineType,
+        fileType: args.file_type ?? SIDE[lineType],
+        multilineMarker: args.start_line === undefined
+          ? undefined
+          : { startLine: args.start_line, startLineType: startType },
+      }),
+    };
+    const { body: comment } = await bitbucket.request({
+      method: "POST",
+      path: prPath(project, repo, pr_id, "/comments"),
+      schema: Comment,
+      body: {
+        text,
+        parent: parent_id === undefined ? undefined : { id: parent_id },
+        anchor,
+        severity: task ? "BLOCKER" : undefined,
+        state: pending ? "PENDING" : undefined,
+      },
+      signal,
+    });
+    return { comment: commentOut(comment) };
+  },
+});

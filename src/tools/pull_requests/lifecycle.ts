@@ -1,0 +1,364 @@
+import { z } from "../../deps/zod.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
+import { MinimalRef } from "../../bitbucket/entities/ref.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import {
+  choiceArg,
+  PrArgs,
+  refArg,
+  RepoArgs,
+  ReviewersArg,
+  textArg,
+  TitleArg,
+  VersionArg,
+} from "../kit/args.ts";
+import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+import { prPath, qualifyBranch, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { defaultReviewers } from "./reviewers.ts";
+import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
+
+const DescriptionArg = textArg("Markdown");
+const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
+
+/** Opens a pull request, with the repository's default reviewers unless asked not to. */
+export const createPullRequest = defineTool({
+  name: "create_pull_request",
+  title: "Create a pull request",
+  description:
+    "Open a pull request; its default reviewers are added unless default_reviewers is false.",
+  access: safeWrite("opens a new pull request; nothing existing changes, and it can be declined"),
+  input: RepoArgs.extend({
+    from_ref: refArg("Source branch"),
+    title: TitleArg,
+    to_ref: refArg("Default: the default branch").optional(),
+    description: DescriptionArg.optional(),
+    reviewers: ReviewersArg.optional(),
+    default_reviewers: z.boolean().optional(),
+    draft: z.boolean().optional(),
+  }),
+  output: z.object({
+    pullRequest: PullRequestOut,
+    defaultReviewersAdded: z.array(z.string()).describe("Usernames added as default reviewers"),
+  }),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, from_ref, title, to_ref, description, draft } = args;
+    const fromRef = qualifyBranch(from_ref);
+    const toRef = to_ref === undefined
+      ? (await bitbucket.request({
+        path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
+        schema: MinimalRef,
+        signal,
+      })).body.id
+      : qualifyBranch(to_ref);
+    const given = args.reviewers ?? [];
+    let added: string[] = [];
+    if (args.default_reviewers !== false) {
+      const found = await defaultReviewers(bitbucket, project, repo, { fromRef, toRef }, signal);
+      // The author cannot review their own pull request; Bitbucket would refuse it.
+      const taken = new Set([...given, found.caller ?? ""].map((n) => n.toLowerCase()));
+      added = found.users.map((u) => u.name).filter((n) => !taken.has(n.toLowerCase()));
+    }
+    const reviewers = [...given, ...added];
+    const repository = { slug: repo, project: { key: project } };
+    const { body: pr } = await bitbucket.request({
+      method: "POST",
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+      schema: PullRequest,
+      body: {
+        title,
+        description,
+        draft,
+        fromRef: { id: fromRef, repository },
+        toRef: { id: toRef, repository },
+        reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
+      },
+      signal,
+    });
+    return { pullRequest: pullRequestOut(pr), defaultReviewersAdded: added };
+  },
+});
+
+/** Changes a pull request's title, description, reviewers, target or draft flag. */
+export const updatePullRequest = defineTool({
+  name: "update_pull_request",
+  title: "Update a pull request",
+  description:
+    "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
+  access: safeWrite(
+    "edits only the fields given, against the version just read; each can be set back (the draft flag too: marking a draft ready merges nothing); removing a reviewer who approved or asked for work changes a merge check, so that asks first",
+  ),
+  idempotent: true,
+  input: PrArgs.extend({
+    title: TitleArg.optional(),
+    description: DescriptionArg.optional(),
+    reviewers: ReviewersArg.optional(),
+    to_ref: refArg().optional(),
+    draft: z.boolean().optional(),
+  }),
+  output: z.object({ pullRequest: PullRequestOut }),
+  async confirm({ project, repo, pr_id, reviewers }, { bitbucket, signal }) {
+    if (reviewers === undefined) return undefined;
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    const kept = new Set(reviewers.map((name) => name.toLowerCase()));
+    const dropped = pr.reviewers.filter((r) =>
+      !kept.has(r.user.name.toLowerCase()) && (r.status ?? "UNAPPROVED") !== "UNAPPROVED"
+    );
+    if (dropped.length === 0) return undefined;
+    const who = dropped.map((r) => `${r.user.name} (${r.status})`).join(", ");
+    return {
+      message: `Remove ${who} from the reviewers of pull request #${pr_id} ${
+        JSON.stringify(pr.title)
+      } in ${project}/${repo} (version ${pr.version}), dropping their verdict from its merge checks`,
+      version: pr.version,
+    };
+  },
+  async handler(args, { bitbucket, signal, confirmed }) {
+    const { project, repo, pr_id, title, description, reviewers, to_ref, draft } = args;
+    if ([title, description, reviewers, to_ref, draft].every((v) => v === undefined)) {
+      throw new Error(
+        `Cannot update pull request #${pr_id}: nothing to change (hint: give at least one of title, description, reviewers, to_ref or draft)`,
+      );
+    }
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    // Bitbucket's update replaces the pull request's fields wholesale (an absent
+    // reviewers list removes every reviewer), so what is not changing is sent as read.
+    const { body: updated } = await bitbucket.request({
+      method: "PUT",
+      path: prPath(project, repo, pr_id),
+      schema: PullRequest,
+      body: {
+        version: confirmed?.version ?? pr.version,
+        title: title ?? pr.title,
+        description: description ?? pr.description,
+        reviewers: reviewersBody(reviewers ?? pr.reviewers.map((r) => r.user.name)),
+        toRef: {
+          id: to_ref === undefined ? pr.toRef.id : qualifyBranch(to_ref),
+          repository: pr.toRef.repository,
+        },
+        draft: draft ?? pr.draft,
+      },
+      signal,
+    });
+    return { pullRequest: pullRequestOut(updated) };
+  },
+});
+
+const STRATEGIES = [
+  "no-ff",
+  "ff",
+  "ff-only",
+  "rebase-no-ff",
+  "rebase-ff-only",
+  "squash",
+  "squash-ff-only",
+] as const;
+
+const StrategyArg = choiceArg(
+  STRATEGIES,
+  "Default: the repository's",
+  (raw) => raw.trim().toLowerCase().replace(/[_\s]+/g, "-"),
+);
+
+/** The version to act on: the one given, or the current one. */
+async function versionOf(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  id: number,
+  given: number | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  if (given !== undefined) return given;
+  return (await readPullRequest(bitbucket, project, repo, id, signal)).pr.version;
+}
+
+/** The plain-words name of a pull request as read now, with its version. */
+async function describePr(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  id: number,
+  signal: AbortSignal,
+): Promise<{ text: string; version: number }> {
+  const { pr } = await readPullRequest(bitbucket, project, repo, id, signal);
+  return {
+    text: `pull request #${id} ${
+      JSON.stringify(pr.title)
+    } (${pr.fromRef.displayId} → ${pr.toRef.displayId}, version ${pr.version}) in ${project}/${repo}`,
+    version: pr.version,
+  };
+}
+
+/** How a merge's strategy reads in a sentence. */
+function strategyWords(strategy: string | undefined): string {
+  return strategy === undefined ? "with the repository's default strategy" : `with ${strategy}`;
+}
+
+/** Merges a pull request. */
+export const mergePullRequest = defineTool({
+  name: "merge_pull_request",
+  title: "Merge a pull request",
+  description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
+  access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
+  input: PrArgs.extend({
+    version: VersionArg,
+    strategy: StrategyArg.optional(),
+    message: textArg().optional(),
+  }),
+  output: z.object({ pullRequest: PullRequestOut }),
+  async confirm({ project, repo, pr_id, version, strategy }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Merge ${pr.text} ${strategyWords(strategy)}`,
+      version: version ?? pr.version,
+    };
+  },
+  async handler(
+    { project, repo, pr_id, version, strategy, message },
+    { bitbucket, signal, confirmed },
+  ) {
+    const given = version ?? confirmed?.version;
+    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
+    const merged = await postVersioned(
+      bitbucket,
+      prPath(project, repo, pr_id, "/merge"),
+      { version: current, strategyId: strategy, message },
+      signal,
+    );
+    return { pullRequest: pullRequestOut(merged) };
+  },
+});
+
+/** Declines a pull request. */
+export const declinePullRequest = defineTool({
+  name: "decline_pull_request",
+  title: "Decline a pull request",
+  description: "Decline (close unmerged) a pull request.",
+  access: unsafeWrite("closes the pull request for every participant and stops its review"),
+  input: PrArgs.extend({
+    version: VersionArg,
+    comment: textArg("Why").optional(),
+  }),
+  output: z.object({ pullRequest: PullRequestOut }),
+  async confirm({ project, repo, pr_id, version }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Decline ${pr.text}, closing it unmerged for every participant`,
+      version: version ?? pr.version,
+    };
+  },
+  async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal, confirmed }) {
+    const given = version ?? confirmed?.version;
+    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
+    const declined = await postVersioned(
+      bitbucket,
+      prPath(project, repo, pr_id, "/decline"),
+      { version: current, comment },
+      signal,
+    );
+    return { pullRequest: pullRequestOut(declined) };
+  },
+});
+
+/** Reopens a declined pull request. */
+export const reopenPullRequest = defineTool({
+  name: "reopen_pull_request",
+  title: "Reopen a pull request",
+  description: "Reopen a declined pull request.",
+  access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
+  input: PrArgs.extend({ version: VersionArg }),
+  output: z.object({ pullRequest: PullRequestOut }),
+  async handler({ project, repo, pr_id, version }, { bitbucket, signal }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, version, signal);
+    const reopened = await postVersioned(
+      bitbucket,
+      prPath(project, repo, pr_id, "/reopen"),
+      { version: current },
+      signal,
+    );
+    return { pullRequest: pullRequestOut(reopened) };
+  },
+});
+
+/**
+ * POSTs a merge, decline or reopen. The version goes in the body (RestPullRequest*Request)
+ * and in the `version` query parameter the spec also documents, so that either
+ * one a server reads holds the lock.
+ */
+async function postVersioned(
+  bitbucket: BitbucketClient,
+  path: string,
+  body: { version: number } & Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<z.infer<typeof PullRequest>> {
+  const reply = await bitbucket.request({
+    method: "POST",
+    path,
+    query: { version: body.version },
+    body,
+    schema: PullRequest,
+    signal,
+  });
+  return reply.body;
+}
+
+const AutoMergeOut = z.object({
+  pullRequestId: z.number().int(),
+  status: z.enum(["pending", "merged", "cancelled"]).describe(
+    "pending: Bitbucket merges once every merge check passes; merged: it could merge at once; cancelled: no auto-merge is pending",
+  ),
+});
+
+/** Asks Bitbucket to merge a pull request once its merge checks pass. */
+export const enableAutoMerge = defineTool({
+  name: "enable_auto_merge",
+  title: "Enable auto-merge",
+  description: "Merge a pull request as soon as every merge check passes.",
+  access: unsafeWrite("merges into the target branch without another look, possibly at once"),
+  idempotent: true,
+  input: PrArgs.extend({ strategy: StrategyArg.optional() }),
+  output: z.object({ autoMerge: AutoMergeOut }),
+  async confirm({ project, repo, pr_id, strategy }, { bitbucket, signal }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+    return {
+      message: `Merge ${pr.text} ${
+        strategyWords(strategy)
+      } as soon as every merge check passes (possibly at once), without asking again`,
+      version: pr.version,
+    };
+  },
+  async handler({ project, repo, pr_id, strategy }, { bitbucket, signal, confirmed }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, confirmed?.version, signal);
+    const pr = await postVersioned(
+      bitbucket,
+      prPath(project, repo, pr_id, "/merge"),
+      { version: current, autoMerge: true, strategyId: strategy },
+      signal,
+    );
+    const status = pr.state === "MERGED" ? "merged" as const : "pending" as const;
+    return { autoMerge: { pullRequestId: pr.id, status } };
+  },
+});
+
+/** Cancels a pending auto-merge. */
+export const disableAutoMerge = defineTool({
+  name: "disable_auto_merge",
+  title: "Disable auto-merge",
+  description: "Cancel a pending auto-merge.",
+  access: safeWrite(
+    "only stops a pending auto-merge; nothing is merged or lost, and it can be asked for again",
+  ),
+  idempotent: true,
+  input: PrArgs,
+  output: z.object({ autoMerge: AutoMergeOut }),
+  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+    await bitbucket.request({
+      method: "DELETE",
+      path: prPath(project, repo, pr_id, "/auto-merge"),
+      schema: z.unknown(),
+      signal,
+    });
+    return { autoMerge: { pullRequestId: pr_id, status: "cancelled" as const } };
+  },
+});

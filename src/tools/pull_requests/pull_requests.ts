@@ -1,0 +1,249 @@
+import { z } from "../../deps/zod.ts";
+import type { BitbucketClient, Query } from "../../bitbucket/client.ts";
+import { Commit } from "../../bitbucket/entities/commit.ts";
+import {
+  Change,
+  Mergeability,
+  PullRequest,
+  PullRequestSettings,
+} from "../../bitbucket/entities/pull_request.ts";
+import { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
+import { Repository } from "../../bitbucket/entities/repository.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { type Collected, collectPages } from "../../bitbucket/paging.ts";
+import {
+  choiceArg,
+  ContextLinesArg,
+  maxBytesArg,
+  PagingArgs,
+  pathArg,
+  PrArgs,
+  refArg,
+  RepoArgs,
+} from "../kit/args.ts";
+import { boundedDiff, changedPaths, type DiffSource } from "../../bitbucket/diff/read.ts";
+import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { listing } from "../kit/list_tool.ts";
+import { callerName, prPath, qualifyBranch, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { ActivityOut, activityOut } from "./_activity_shape.ts";
+import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
+import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
+import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+import {
+  ChangeOut,
+  changeOut,
+  MergeStatusOut,
+  mergeStatusOut,
+  PullRequestOut,
+  pullRequestOut,
+  PullRequestSummary,
+  pullRequestSummary,
+} from "../kit/shapes/pull_request.ts";
+
+/**
+ * Lists one repository's pull requests, or (with neither project nor repo) the
+ * caller's own across Bitbucket from the dashboard.
+ */
+export const listPullRequests = defineTool({
+  name: "list_pull_requests",
+  title: "List pull requests",
+  description: "Pull requests of a repository, or without project and repo yours everywhere.",
+  access: READ_ONLY,
+  input: RepoArgs.partial().extend({
+    state: choiceArg(["OPEN", "MERGED", "DECLINED", "ALL"] as const, "Default OPEN")
+      .optional(),
+    role: choiceArg(["AUTHOR", "REVIEWER", "PARTICIPANT"] as const, "Your role")
+      .optional(),
+    source_branch: refArg().optional(),
+    target_branch: refArg().optional(),
+  }).extend(PagingArgs.shape),
+  output: pagedOutput("pullRequests", PullRequestSummary),
+  async handler(args, { bitbucket, signal }) {
+    const { project, repo, role, source_branch, target_branch, limit, start } = args;
+    const state = args.state ?? "OPEN";
+    if ((project === undefined) !== (repo === undefined)) {
+      throw new Error(
+        "Cannot list pull requests: give both project and repo for one repository's, or neither for your own across Bitbucket",
+      );
+    }
+    if (project === undefined || repo === undefined) {
+      if (source_branch !== undefined || target_branch !== undefined) {
+        throw new Error(
+          "Cannot filter your pull requests across Bitbucket by branch: source_branch and target_branch need project and repo",
+        );
+      }
+      const page = await dashboardPullRequests(
+        bitbucket,
+        { state: state === "ALL" ? undefined : state, role },
+        { start, limit },
+        signal,
+      );
+      return pagedResult("pullRequests", page, pullRequestSummary);
+    }
+    const query: Query = { state };
+    if (role !== undefined) {
+      // The participant filter needs the caller's username: the repository GET
+      // (which also proves it exists) names it in its X-AUSERNAME header.
+      const path = apiPath`/api/latest/projects/${project}/repos/${repo}`;
+      const { headers } = await bitbucket.request({ path, schema: Repository, signal });
+      query["username.1"] = callerName(headers, `GET ${path}`);
+      query["role.1"] = role;
+    }
+    // `at` matches the source ref of OUTGOING pull requests and the target ref of
+    // INCOMING ones; with both branches given, the target is checked here.
+    const at = source_branch ?? target_branch;
+    if (at !== undefined) {
+      query.at = qualifyBranch(at);
+      query.direction = source_branch === undefined ? "INCOMING" : "OUTGOING";
+    }
+    const page = await collectPages(
+      bitbucket,
+      apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+      PullRequest,
+      { start, limit },
+      query,
+      signal,
+    );
+    const into = source_branch !== undefined && target_branch !== undefined
+      ? qualifyBranch(target_branch)
+      : undefined;
+    const values = page.values.filter((pr) => into === undefined || pr.toRef.id === into);
+    return pagedResult("pullRequests", { ...page, values }, pullRequestSummary);
+  },
+});
+
+/**
+ * The caller's pull requests across Bitbucket, from the dashboard: the one
+ * reading of it, for list_pull_requests and the resources listing alike.
+ */
+export function dashboardPullRequests(
+  bitbucket: BitbucketClient,
+  filter: { state?: string; role?: string },
+  paging: { start?: number; limit: number },
+  signal: AbortSignal,
+): Promise<Collected<z.infer<typeof PullRequest>>> {
+  const path = "/api/latest/dashboard/pull-requests";
+  return collectPages(bitbucket, path, PullRequest, paging, filter, signal);
+}
+
+/** Reads one pull request. */
+export const getPullRequest = defineTool({
+  name: "get_pull_request",
+  title: "Get a pull request",
+  description: "One pull request: description, state, version, reviewers, refs.",
+  access: READ_ONLY,
+  input: PrArgs,
+  output: z.object({ pullRequest: PullRequestOut }),
+  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    return { pullRequest: pullRequestOut(pr) };
+  },
+});
+
+/** Returns a pull request's unified diff, whole or for one file, cut at a byte limit. */
+export const getPrDiff = defineTool({
+  name: "get_pr_diff",
+  title: "Get a pull request diff",
+  description: "Diff of a pull request or one of its files, cut at max_bytes.",
+  access: READ_ONLY,
+  input: PrArgs.extend({
+    path: pathArg("Only this file").optional(),
+    context_lines: ContextLinesArg,
+    max_bytes: maxBytesArg(256),
+  }),
+  output: DiffOut,
+  document: (out) => diffDocument(out, "the pull request changes nothing"),
+  handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket, signal }) {
+    const source = prDiffSource(bitbucket, { project, repo, pr_id }, context_lines, signal);
+    return boundedDiff(source, path, max_bytes);
+  },
+});
+
+/**
+ * Where a pull request's diff comes from, for {@link boundedDiff}: get_pr_diff
+ * and the pull request's diff resource read it the same way.
+ */
+export function prDiffSource(
+  bitbucket: BitbucketClient,
+  { project, repo, pr_id }: { project: string; repo: string; pr_id: number },
+  contextLines: number | undefined,
+  signal: AbortSignal,
+): DiffSource {
+  return {
+    read: (maxBytes) =>
+      bitbucket.getBytes({
+        path: prPath(project, repo, pr_id, ".diff"),
+        maxBytes,
+        query: { contextLines },
+        signal,
+      }),
+    changedPaths: () =>
+      changedPaths(bitbucket, prPath(project, repo, pr_id, "/changes"), {}, signal),
+    what: `pull request #${pr_id} of ${project}/${repo}`,
+    subject: "the pull request",
+    hint: "list_pr_changes lists the changed paths",
+  };
+}
+
+/** Lists the files a pull request changes. */
+export const listPrChanges = defineTool({
+  name: "list_pr_changes",
+  title: "List pull request changes",
+  description: "Files a pull request changes.",
+  access: READ_ONLY,
+  input: PrArgs.extend(PagingArgs.shape),
+  output: pagedOutput("changes", ChangeOut),
+  handler: listing("changes", Change, changeOut, ({ project, repo, pr_id }) => ({
+    path: prPath(project, repo, pr_id, "/changes"),
+  })),
+});
+
+/** Lists the commits a pull request brings. */
+export const listPrCommits = defineTool({
+  name: "list_pr_commits",
+  title: "List pull request commits",
+  description: "Commits a pull request brings, newest first.",
+  access: READ_ONLY,
+  input: PrArgs.extend(PagingArgs.shape),
+  output: pagedOutput("commits", CommitOut),
+  handler: listing("commits", Commit, commitOut, ({ project, repo, pr_id }) => ({
+    path: prPath(project, repo, pr_id, "/commits"),
+  })),
+});
+
+/** Says whether a pull request can merge now, what stops it, and which strategies it may use. */
+export const getPrMergeStatus = defineTool({
+  name: "get_pr_merge_status",
+  title: "Get pull request merge status",
+  description:
+    "Whether a pull request can merge now: conflicts, vetoing merge checks, allowed strategies.",
+  access: READ_ONLY,
+  input: PrArgs,
+  output: z.object({ mergeStatus: MergeStatusOut }),
+  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+    const { body: merge } = await bitbucket.request({
+      path: prPath(project, repo, pr_id, "/merge"),
+      schema: Mergeability,
+      signal,
+    });
+    const { body: settings } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/settings/pull-requests`,
+      schema: PullRequestSettings,
+      signal,
+    });
+    return { mergeStatus: mergeStatusOut(merge, settings) };
+  },
+});
+
+/** Lists a pull request's timeline. */
+export const listPrActivity = defineTool({
+  name: "list_pr_activity",
+  title: "List pull request activity",
+  description: "A pull request's timeline, newest first.",
+  access: READ_ONLY,
+  input: PrArgs.extend(PagingArgs.shape),
+  output: pagedOutput("activities", ActivityOut),
+  handler: listing("activities", Activity, activityOut, ({ project, repo, pr_id }) => ({
+    path: prPath(project, repo, pr_id, "/activities"),
+  })),
+});

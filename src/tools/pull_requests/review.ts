@@ -1,0 +1,194 @@
+/**
+ * Your review of a pull request: the verdict, with the pending (draft)
+ * comments it publishes; the drafts themselves; and discarding them.
+ */
+import { z } from "../../deps/zod.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { Participant, type PullRequest } from "../../bitbucket/entities/pull_request.ts";
+import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { ApplicationUser } from "../../bitbucket/entities/user.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { collectPages, MAX_LIMIT, pageOf } from "../../bitbucket/paging.ts";
+import { choiceArg, PagingArgs, PrArgs, textArg } from "../kit/args.ts";
+import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
+import { listing } from "../kit/list_tool.ts";
+import { callerName, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { CommentOut, commentOut } from "./_comment_shape.ts";
+import { pagedOutput } from "../kit/shapes/page.ts";
+import { UserOut, userOut } from "../kit/shapes/user.ts";
+
+const REVIEW_STATUS = {
+  APPROVE: "APPROVED",
+  UNAPPROVE: "UNAPPROVED",
+  NEEDS_WORK: "NEEDS_WORK",
+} as const;
+
+/** The ids of the caller's pending comments on a pull request. */
+async function pendingIds(
+  bitbucket: BitbucketClient,
+  path: string,
+  signal: AbortSignal,
+): Promise<number[]> {
+  const page = await collectPages(bitbucket, path, Comment, { limit: MAX_LIMIT }, {}, signal);
+  return page.values.map((c) => c.id);
+}
+
+/**
+ * The slug of the user named `name`: from the pull request's people when they
+ * are among them, else from Bitbucket's user search.
+ */
+async function slugOf(
+  bitbucket: BitbucketClient,
+  pr: z.infer<typeof PullRequest>,
+  name: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const same = (user: z.infer<typeof ApplicationUser>) =>
+    user.name.toLowerCase() === name.toLowerCase() && user.slug !== undefined;
+  const people = [pr.author, ...pr.reviewers, ...pr.participants].map((p) => p.user);
+  const known = people.find(same);
+  if (known?.slug) return known.slug;
+  const { body: users } = await bitbucket.request({
+    path: "/api/latest/users",
+    schema: pageOf(ApplicationUser),
+    query: { filter: name, limit: 100 },
+    signal,
+  });
+  const found = users.values.find(same);
+  if (found?.slug) return found.slug;
+  throw new Error(
+    `Cannot review as ${name}: Bitbucket's user search does not find that user's slug (hint: check that the token belongs to an active user)`,
+  );
+}
+
+/** Sets the caller's review status alone, when there is nothing to publish with it. */
+async function setStatus(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  id: number,
+  status: string,
+  signal: AbortSignal,
+): Promise<z.infer<typeof Participant>> {
+  // The participant resource is keyed by user slug. The pull request GET names
+  // the token's user in X-AUSERNAME, and its people usually include them.
+  const { pr, headers } = await readPullRequest(bitbucket, project, repo, id, signal);
+  const name = callerName(headers, `GET ${prPath(project, repo, id)}`);
+  const slug = await slugOf(bitbucket, pr, name, signal);
+  const { body } = await bitbucket.request({
+    method: "PUT",
+    path: prPath(project, repo, id) + apiPath`/participants/${slug}`,
+    schema: Participant,
+    body: { status },
+    signal,
+  });
+  return body;
+}
+
+/** How each verdict reads in a sentence. */
+const REVIEW_WORDS = {
+  APPROVE: "Approve",
+  UNAPPROVE: "Withdraw your approval of",
+  NEEDS_WORK: "Mark as needing work",
+} as const;
+
+/** Approves, unapproves or asks for changes as the token's user, publishing their pending comments. */
+export const submitPrReview = defineTool({
+  name: "submit_pr_review",
+  title: "Review a pull request",
+  description:
+    "Approve, unapprove or ask for changes; publishes your pending comments and a summary.",
+  access: unsafeWrite("an approval or needs-work status feeds the merge checks"),
+  idempotent: true,
+  input: PrArgs.extend({
+    action: choiceArg(["APPROVE", "UNAPPROVE", "NEEDS_WORK"] as const, "Verdict"),
+    comment: textArg("Summary (Markdown)").min(1).optional(),
+  }),
+  output: z.object({
+    participant: UserOut.extend({
+      role: z.string().optional().describe("AUTHOR, REVIEWER or PARTICIPANT"),
+      status: z.string().describe("APPROVED, NEEDS_WORK or UNAPPROVED"),
+      lastReviewedCommit: z.string().optional(),
+    }),
+    published: z.array(z.number().int()).describe("Ids of your pending comments now published"),
+  }),
+  confirm: ({ project, repo, pr_id, action, comment }) =>
+    Promise.resolve({
+      message: `${REVIEW_WORDS[action]} pull request #${pr_id} in ${project}/${repo} as you${
+        comment === undefined ? "" : ", with the summary comment given"
+      }, publishing your pending comments; this feeds its merge checks`,
+    }),
+  async handler({ project, repo, pr_id, action, comment }, { bitbucket, signal }) {
+    const status = REVIEW_STATUS[action];
+    const reviewPath = prPath(project, repo, pr_id, "/review");
+    const published = await pendingIds(bitbucket, reviewPath, signal);
+    let participant: z.infer<typeof Participant>;
+    if (published.length === 0 && comment === undefined) {
+      participant = await setStatus(bitbucket, project, repo, pr_id, status, signal);
+    } else {
+      // Completing the review publishes the drafts and the summary with the status, at once.
+      const { body, headers } = await bitbucket.request({
+        method: "PUT",
+        path: reviewPath,
+        schema: z.unknown(),
+        body: { participantStatus: status, commentText: comment },
+        signal,
+      });
+      const answered = Participant.safeParse(body);
+      participant = answered.success
+        ? answered.data
+        : { user: { name: callerName(headers, `PUT ${reviewPath}`) } };
+    }
+    return {
+      participant: {
+        ...userOut(participant.user),
+        role: participant.role,
+        status: participant.status ?? status,
+        lastReviewedCommit: participant.lastReviewedCommit,
+      },
+      published,
+    };
+  },
+});
+
+/** Lists the caller's pending (draft) comments on a pull request. */
+export const getPrReview = defineTool({
+  name: "get_pr_review",
+  title: "Get your pending review",
+  description: "Your unpublished (pending) comments on a pull request.",
+  access: READ_ONLY,
+  input: PrArgs.extend(PagingArgs.shape),
+  output: pagedOutput("comments", CommentOut),
+  handler: listing("comments", Comment, (c) => commentOut(c), ({ project, repo, pr_id }) => ({
+    path: prPath(project, repo, pr_id, "/review"),
+  })),
+});
+
+/** Drops the caller's pending comments on a pull request. */
+export const discardPrReview = defineTool({
+  name: "discard_pr_review",
+  title: "Discard your pending review",
+  description: "Delete your unpublished (pending) comments on a pull request.",
+  access: unsafeWrite("your draft comments are deleted and cannot be recovered"),
+  idempotent: true,
+  input: PrArgs,
+  output: z.object({
+    discarded: z.object({
+      pullRequestId: z.number().int(),
+      comments: z.array(z.number().int()).describe("Ids of the drafts deleted"),
+    }),
+  }),
+  async confirm({ project, repo, pr_id }, { bitbucket, signal }) {
+    const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"), signal);
+    return {
+      message:
+        `Delete your ${pending.length} pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
+    };
+  },
+  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+    const path = prPath(project, repo, pr_id, "/review");
+    const comments = await pendingIds(bitbucket, path, signal);
+    await bitbucket.request({ method: "DELETE", path, schema: z.unknown(), signal });
+    return { discarded: { pullRequestId: pr_id, comments } };
+  },
+});

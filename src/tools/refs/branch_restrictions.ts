@@ -1,0 +1,82 @@
+import { z } from "../../deps/zod.ts";
+import { MAX_LIMIT } from "../../bitbucket/paging.ts";
+import { RefRestriction } from "../../bitbucket/entities/restriction.ts";
+import { rethrowDuring } from "../../bitbucket/errors.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { collectPages } from "../../bitbucket/paging.ts";
+import { refArg, RepoArgs } from "../kit/args.ts";
+import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
+import { refPatternMatches } from "./_ref_pattern.ts";
+import { RefMatcherOut, refMatcherOut } from "../kit/shapes/build.ts";
+import { pagedOutput } from "../kit/shapes/page.ts";
+
+/** What a 401 or 403 means here: Bitbucket shows branch permissions to repository admins only. */
+const ADMIN_HINT =
+  "Bitbucket shows branch permissions only to repository admins (REPO_ADMIN) and refuses anyone else with this status; if the token works for other tools, ask a repository admin, or read the message of the rejected push or merge, which names the restriction";
+
+/** A branch permission. */
+const RestrictionOut = z.object({
+  id: z.number().int(),
+  type: z.string().describe("read-only, no-deletes, fast-forward-only or pull-request-only"),
+  matcher: RefMatcherOut.describe("Refs it applies to"),
+  scope: z.string().optional().describe("Where it is set: REPOSITORY, PROJECT or GLOBAL"),
+  exemptUsers: z.array(z.string()).describe("Usernames"),
+  exemptGroups: z.array(z.string()),
+});
+
+/**
+ * Whether a restriction can apply to `ref`. A branching-model matcher
+ * (MODEL_BRANCH, MODEL_CATEGORY) depends on the repository's branching model,
+ * which is not read, so it is kept: it may apply.
+ */
+function mayApply(matcher: z.infer<typeof RefRestriction>["matcher"], ref: string): boolean {
+  switch (matcher.type.id) {
+    case "ANY_REF":
+      return true;
+    case "BRANCH":
+      return matcher.id === ref;
+    case "PATTERN":
+      return refPatternMatches(matcher.id, ref);
+    default:
+      return true;
+  }
+}
+
+/** Lists the branch permissions of a repository, optionally only those that can apply to a branch. */
+export const listBranchRestrictions = defineTool({
+  name: "list_branch_restrictions",
+  title: "List branch permissions",
+  description: "Branch permissions, the project's too: type, refs, exempt users and groups.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({
+    branch: refArg("Only those applying to it").optional(),
+  }),
+  output: pagedOutput("restrictions", RestrictionOut),
+  async handler({ project, repo, branch }, { bitbucket, signal }) {
+    const action = `list the branch permissions of ${project}/${repo}`;
+    // Few per repository: all of them, so that the branch filter sees every one.
+    const page = await collectPages(
+      bitbucket,
+      apiPath`/branch-permissions/latest/projects/${project}/repos/${repo}/restrictions`,
+      RefRestriction,
+      { limit: MAX_LIMIT },
+      {},
+      signal,
+    ).catch(rethrowDuring(action, { unauthorized: ADMIN_HINT, forbidden: ADMIN_HINT }));
+    const ref = branch === undefined ? undefined : qualifyBranch(branch);
+    return {
+      restrictions: page.values
+        .filter((r) => ref === undefined || mayApply(r.matcher, ref))
+        .map((r) => ({
+          id: r.id,
+          type: r.type,
+          matcher: refMatcherOut(r.matcher),
+          scope: r.scope?.type,
+          exemptUsers: r.users.map((u) => u.name),
+          exemptGroups: r.groups,
+        })),
+      isLastPage: page.isLastPage,
+    };
+  },
+});

@@ -1,0 +1,218 @@
+import { z } from "../../deps/zod.ts";
+import { rethrowDuring } from "../../bitbucket/errors.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { Branch, Tag } from "../../bitbucket/entities/ref.ts";
+import { apiPath, segments } from "../../bitbucket/path.ts";
+import { pageOf } from "../../bitbucket/paging.ts";
+import {
+  CommitIdArg,
+  NameFilterArg,
+  PagingArgs,
+  refArg,
+  refPathArg,
+  RepoArgs,
+  textArg,
+} from "../kit/args.ts";
+import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts";
+import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
+import { listing } from "../kit/list_tool.ts";
+import { pagedOutput } from "../kit/shapes/page.ts";
+import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
+
+/** The REST path of a repository's branches or tags (also where ref completions look). */
+export function refsPath(project: string, repo: string, kind: "branches" | "tags"): string {
+  return apiPath`/api/latest/projects/${project}/repos/${repo}/${kind}`;
+}
+
+/** Lists branches, saying which one is the default. */
+export const listBranches = defineTool({
+  name: "list_branches",
+  title: "List branches",
+  description: "Branches with their head commits; the default one is marked.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  output: pagedOutput("branches", BranchOut),
+  handler: listing("branches", Branch, branchOut, ({ project, repo, filter }) => ({
+    path: refsPath(project, repo, "branches"),
+    query: { filterText: filter, boostMatches: filter === undefined ? undefined : true },
+  })),
+});
+
+/** Lists tags. */
+export const listTags = defineTool({
+  name: "list_tags",
+  title: "List tags",
+  description: "Tags with the commits they point at.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  output: pagedOutput("tags", TagOut),
+  handler: listing("tags", Tag, tagOut, ({ project, repo, filter }) => ({
+    path: refsPath(project, repo, "tags"),
+    query: { filterText: filter },
+  })),
+});
+
+/** A resolved ref: its qualified name, kind and commit. */
+const ResolvedRefOut = z.object({
+  id: z.string().describe("Fully qualified ref"),
+  displayId: z.string(),
+  type: z.enum(["BRANCH", "TAG"]),
+  latestCommit: z.string().optional(),
+});
+
+/** Looks a name up among branches or tags by exact display name (Bitbucket's filter is a substring match). */
+async function findExact(
+  bitbucket: BitbucketClient,
+  path: string,
+  name: string,
+  signal: AbortSignal,
+): Promise<z.infer<typeof Branch> | undefined> {
+  const { body: page } = await bitbucket.request({
+    path,
+    schema: pageOf(Branch),
+    query: { filterText: name, limit: 100 },
+    signal,
+  });
+  return page.values.find((ref) => ref.displayId === name);
+}
+
+/** Turns a branch or tag name into its qualified ref and head commit. */
+export const resolveRef = defineTool({
+  name: "resolve_ref",
+  title: "Resolve a ref",
+  description:
+    "A branch or tag name (or refs/heads/..., refs/tags/...) as its ref and commit; a branch wins over a tag.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ ref: refArg("e.g. main or refs/tags/v1.0") }),
+  output: z.object({ ref: ResolvedRefOut }),
+  async handler({ project, repo, ref }, { bitbucket, signal }) {
+    const kinds = [
+      { type: "BRANCH", prefix: "refs/heads/", path: refsPath(project, repo, "branches") },
+      { type: "TAG", prefix: "refs/tags/", path: refsPath(project, repo, "tags") },
+    ] as const;
+    const qualified = kinds.find((k) => ref.startsWith(k.prefix));
+    for (const kind of qualified ? [qualified] : kinds) {
+      const name = qualified ? ref.slice(kind.prefix.length) : ref;
+      const found = await findExact(bitbucket, kind.path, name, signal);
+      if (found) return { ref: { ...refTipOut(found), type: kind.type } };
+    }
+    throw new Error(
+      `Cannot resolve ref ${JSON.stringify(ref)} in ${project}/${repo}: no ${
+        qualified ? qualified.type.toLowerCase() : "branch or tag"
+      } has that name (list_branches and list_tags show the names)`,
+    );
+  },
+});
+
+/** Creates a tag at a branch, tag or commit. */
+export const createTag = defineTool({
+  name: "create_tag",
+  title: "Create a tag",
+  description: "Tag a branch, tag or commit; annotated when given a message.",
+  access: safeWrite(
+    "adds a new ref; nothing existing is changed, and an existing tag name is refused",
+  ),
+  input: RepoArgs.extend({
+    name: refArg(),
+    start_point: refArg("Branch, tag or commit"),
+    message: textArg("Annotation", 65_536).optional(),
+  }),
+  output: z.object({ tag: TagOut }),
+  async handler({ project, repo, name, start_point, message }, { bitbucket, signal }) {
+    const { body: tag } = await bitbucket.request({
+      method: "POST",
+      path: refsPath(project, repo, "tags"),
+      schema: Tag,
+      body: { name, startPoint: start_point, message },
+      signal,
+    });
+    return { tag: tagOut(tag) };
+  },
+});
+
+/** Creates a branch at a branch, tag or commit. */
+export const createBranch = defineTool({
+  name: "create_branch",
+  title: "Create a branch",
+  description: "Create a branch from a branch, tag or commit.",
+  access: safeWrite(
+    "adds a new ref; nothing existing is changed, and an existing branch name is refused",
+  ),
+  input: RepoArgs.extend({
+    name: refArg(),
+    start_point: refArg("Branch, tag or commit"),
+  }),
+  output: z.object({ branch: RefTipOut }),
+  async handler({ project, repo, name, start_point }, { bitbucket, signal }) {
+    // The core branches POST (createBranchForRepository, REPO_WRITE), like create_tag's
+    // tags POST: its startPoint takes any ref or commit, where the spec limits
+    // branch-utils' startPoint to a commit id.
+    const { body: branch } = await bitbucket.request({
+      method: "POST",
+      path: refsPath(project, repo, "branches"),
+      schema: Branch,
+      body: { name, startPoint: start_point },
+      signal,
+    });
+    return { branch: refTipOut(branch) };
+  },
+});
+
+/** Deletes a branch, optionally only while it still points at an expected commit. */
+export const deleteBranch = defineTool({
+  name: "delete_branch",
+  title: "Delete a branch",
+  description: "Delete a branch; with end_point, only if it points there.",
+  access: unsafeWrite("a deleted branch cannot be restored from Bitbucket"),
+  idempotent: true,
+  input: RepoArgs.extend({
+    name: refArg(),
+    end_point: CommitIdArg.optional().describe("Expected head commit"),
+  }),
+  output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  confirm: ({ project, repo, name, end_point }) =>
+    Promise.resolve({
+      message: `Delete branch ${JSON.stringify(name)} from ${project}/${repo}${
+        end_point === undefined ? "" : ` if it still points at ${end_point}`
+      }; Bitbucket cannot restore it`,
+    }),
+  async handler({ project, repo, name, end_point }, { bitbucket, signal }) {
+    const ref = qualifyBranch(name);
+    // branch-utils deletes by name in the body; it answers 204 whether or not the branch existed.
+    await bitbucket.request({
+      method: "DELETE",
+      path: apiPath`/branch-utils/latest/projects/${project}/repos/${repo}/branches`,
+      body: { name: ref, endPoint: end_point },
+      schema: z.unknown(),
+      signal,
+    }).catch(rethrowDuring(`delete branch ${JSON.stringify(name)} in ${project}/${repo}`));
+    return { deleted: ref };
+  },
+});
+
+/** Deletes a tag. */
+export const deleteTag = defineTool({
+  name: "delete_tag",
+  title: "Delete a tag",
+  description: "Delete a tag.",
+  access: unsafeWrite("a deleted tag cannot be restored from Bitbucket"),
+  idempotent: true,
+  input: RepoArgs.extend({ name: refPathArg("Tag") }),
+  output: z.object({ deleted: z.string().describe("The ref deleted") }),
+  confirm: ({ project, repo, name }) =>
+    Promise.resolve({
+      message: `Delete tag ${
+        JSON.stringify(name)
+      } from ${project}/${repo}; Bitbucket cannot restore it`,
+    }),
+  async handler({ project, repo, name }, { bitbucket, signal }) {
+    const tag = name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
+    await bitbucket.request({
+      method: "DELETE",
+      path: apiPath`/git/latest/projects/${project}/repos/${repo}/tags/${segments(tag)}`,
+      schema: z.unknown(),
+      signal,
+    }).catch(rethrowDuring(`delete tag ${JSON.stringify(tag)} in ${project}/${repo}`));
+    return { deleted: `refs/tags/${tag}` };
+  },
+});

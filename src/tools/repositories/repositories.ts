@@ -1,0 +1,60 @@
+import { z } from "../../deps/zod.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { Repository } from "../../bitbucket/entities/repository.ts";
+import { MinimalRef } from "../../bitbucket/entities/ref.ts";
+import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
+import { nameArg, PagingArgs, RepoArgs } from "../kit/args.ts";
+import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { listing } from "../kit/list_tool.ts";
+import { pagedOutput } from "../kit/shapes/page.ts";
+import {
+  RepositoryOut,
+  repositoryOut,
+  RepositorySummaryOut,
+  repositorySummaryOut,
+} from "../kit/shapes/repository.ts";
+
+/** Finds repositories by name and/or project across the server. */
+export const searchRepositories = defineTool({
+  name: "search_repositories",
+  title: "Search repositories",
+  description: "Repositories by part of their name and/or by project.",
+  access: READ_ONLY,
+  input: PagingArgs.extend({
+    name: nameArg("Part of the name").optional(),
+    project: nameArg().optional(),
+  }),
+  output: pagedOutput("repositories", RepositorySummaryOut),
+  handler: listing("repositories", Repository, repositorySummaryOut, ({ name, project }) => ({
+    path: "/api/latest/repos",
+    query: { name, projectkey: project },
+  })),
+});
+
+/** Reads one repository: its settings, default branch, clone URLs and fork origin. */
+export const getRepository = defineTool({
+  name: "get_repository",
+  title: "Get a repository",
+  description: "A repository: default branch, description, flags, clone URLs, fork origin.",
+  access: READ_ONLY,
+  input: RepoArgs,
+  output: z.object({ repository: RepositoryOut }),
+  async handler({ project, repo }, { bitbucket, signal }) {
+    const path = apiPath`/api/latest/projects/${project}/repos/${repo}`;
+    const { body: repository } = await bitbucket.request({ path, schema: Repository, signal });
+    // The repository resource does not say its default branch (the spec marks it write-only).
+    const defaultBranch = await bitbucket.request({
+      path: `${path}/default-branch`,
+      schema: MinimalRef,
+      signal,
+    }).then(
+      ({ body }) => body.displayId ?? body.id,
+      (error) => {
+        // The repository exists (it was just read), so a 404 means it has no default branch yet.
+        if (error instanceof BitbucketError && error.kind === "not_found") return undefined;
+        return rethrowDuring(`read the default branch of ${project}/${repo}`)(error);
+      },
+    );
+    return { repository: repositoryOut(repository, defaultBranch) };
+  },
+});
