@@ -1,12 +1,17 @@
 /**
- * `deno task docs`: writes the README's toolsets and tools tables from the
- * catalogue, between the `<!-- toolsets:start -->`/`<!-- tools:start -->`
- * markers, and the sample `check` run's tools line, so the README can never
- * say something the code does not. A test
- * (tests/docs_test.ts) fails, showing the diff, when the README differs from
- * what this writes.
+ * `deno task docs`: writes every generated part of the docs from the
+ * catalogue, so the docs can never say something the code does not:
+ *
+ * - README.md: the toolsets table (between `<!-- toolsets:start -->` and
+ *   `<!-- toolsets:end -->`) and the `✓ tools` line of the sample `check` run;
+ * - docs/tools.md: the toolsets table and the tools table (between
+ *   `<!-- tools:start -->` and `<!-- tools:end -->`), whose last column names
+ *   the file under `src/tools/<toolset>/` that declares each tool.
+ *
+ * A test (tests/docs/generated_test.ts) fails, showing the diff, when a file
+ * differs from what this writes.
  */
-import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
+import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
 import { checkTools, formatCheckLine } from "../src/cli/check.ts";
 import { parseFlags } from "../src/cli/flags.ts";
 import { writeErr, writeOut } from "../src/cli/output.ts";
@@ -31,28 +36,89 @@ export function toolsetsTable(): string {
   );
 }
 
-/** The tools table: every tool in catalogue order, with its access, its toolset and, for a write, why. */
-export function toolsTable(): string {
+/**
+ * The tools table: every tool in catalogue order, with its access, its
+ * toolset, for a write why, and the file declaring it (`declared` maps a tool
+ * name to its path from the repository root; see {@link declaredIn}). The
+ * file is a link relative to docs/, where the table lives.
+ */
+export function toolsTable(declared: ReadonlyMap<string, string>): string {
   return markdownTable(
-    ["tool", "access", "toolset", "what it does", "why this access"],
-    CATALOGUE.map((tool) => [
-      `\`${tool.name}\``,
-      tool.access.level,
-      toolsetOf(tool) ?? "",
-      tool.description,
-      tool.access.level === "read-only" ? "" : tool.access.why,
-    ]),
+    ["tool", "access", "toolset", "what it does", "why this access", "declared in"],
+    CATALOGUE.map((tool) => {
+      const path = declared.get(tool.name);
+      if (path === undefined) throw new Error(`No declaring file given for the tool ${tool.name}`);
+      return [
+        `\`${tool.name}\``,
+        tool.access.level,
+        tool.toolset,
+        tool.description,
+        tool.access.level === "read-only" ? "" : tool.access.why,
+        `[\`${path}\`](../${path})`,
+      ];
+    }),
   );
 }
 
-/** Replaces what stands between `<!-- name:start -->` and `<!-- name:end -->`. */
-function between(text: string, name: string, content: string): string {
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`Cannot write the README: no ${start} … ${end} pair`);
-  return `${text.slice(0, from + start.length)}\n\n${content}\n\n${text.slice(to)}`;
+/** A source file, by its path from the repository root. */
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Where tools are declared: `src/tools/<folder>/<file>.ts`, one level down. */
+export const TOOL_SOURCES = "src/tools/*/*.ts";
+
+/**
+ * The file each named tool is declared in: the one file whose text holds
+ * `name: "<tool>"` (as `defineTool({ name: "list_branches", ... })` writes
+ * it). Throws, naming the tool and what was found, when that text occurs in
+ * no file or more than once.
+ */
+export function declaredIn(
+  names: readonly string[],
+  sources: readonly SourceFile[],
+): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of names) {
+    const needle = `name: ${JSON.stringify(name)}`;
+    const hits = sources
+      .map((file) => ({ path: file.path, count: file.text.split(needle).length - 1 }))
+      .filter((hit) => hit.count > 0);
+    const total = hits.reduce((n, hit) => n + hit.count, 0);
+    if (total === 0) {
+      throw new Error(
+        `Cannot find where the tool ${name} is declared: no file of ${TOOL_SOURCES} ` +
+          `(${sources.length} files) holds ${needle}`,
+      );
+    }
+    if (total > 1) {
+      const where = hits.map((hit) =>
+        hit.count > 1 ? `${hit.path} (${hit.count} times)` : hit.path
+      );
+      throw new Error(
+        `Cannot tell where the tool ${name} is declared: ${needle} occurs ${total} times in ` +
+          `${TOOL_SOURCES}: ${where.join(", ")}`,
+      );
+    }
+    found.set(name, hits[0]!.path);
+  }
+  return found;
+}
+
+/** Every file of {@link TOOL_SOURCES} under the repository at `root`, in path order. */
+export async function readToolSources(root: URL): Promise<SourceFile[]> {
+  const files: SourceFile[] = [];
+  const tools = new URL("src/tools/", root);
+  for await (const folder of Deno.readDir(tools)) {
+    if (!folder.isDirectory) continue;
+    for await (const entry of Deno.readDir(new URL(`${folder.name}/`, tools))) {
+      if (!entry.isFile || !entry.name.endsWith(".ts")) continue;
+      const path = `src/tools/${folder.name}/${entry.name}`;
+      files.push({ path, text: await Deno.readTextFile(new URL(path, root)) });
+    }
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The `tools` line of the sample `check` run, as `check` prints it with no flags. */
@@ -60,20 +126,93 @@ export function checkToolsLine(): string {
   return formatCheckLine(checkTools(parseFlags(["check"])));
 }
 
-/** The README as `deno task docs` writes it: its generated tables and sample `check` line made anew. */
-export function renderReadme(readme: string): string {
-  const tables = between(between(readme, "toolsets", toolsetsTable()), "tools", toolsTable());
-  return tables.replace(/^✓ tools .*$/m, checkToolsLine());
+/** The marked blocks `deno task docs` knows how to write. */
+export type Block = "toolsets" | "tools";
+
+/** A file with generated parts: which marked blocks it holds, and whether it holds the sample `✓ tools` line. */
+export interface Target {
+  /** Path from the repository root. */
+  readonly file: string;
+  readonly blocks: readonly Block[];
+  readonly checkLine: boolean;
+}
+
+/** Every file `deno task docs` writes, and what it writes in each. */
+export const TARGETS: readonly Target[] = [
+  { file: "README.md", blocks: ["toolsets"], checkLine: true },
+  { file: "docs/tools.md", blocks: ["toolsets", "tools"], checkLine: false },
+];
+
+const BLOCKS: readonly Block[] = ["toolsets", "tools"];
+const CHECK_LINE = /^✓ tools .*$/gm;
+
+/** Replaces what stands between `<!-- name:start -->` and `<!-- name:end -->`, which must occur once each. */
+function between(file: string, text: string, name: string, content: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (
+    from < 0 || to < from || text.indexOf(start, from + 1) >= 0 || text.indexOf(end, to + 1) >= 0
+  ) {
+    throw new Error(`Cannot write ${file}: it needs exactly one ${start} … ${end} pair`);
+  }
+  return `${text.slice(0, from + start.length)}\n\n${content}\n\n${text.slice(to)}`;
+}
+
+/**
+ * A target file as `deno task docs` writes it: its generated parts made anew.
+ * Throws when a part it should hold is missing, and when it holds a generated
+ * part its target does not name (which would otherwise go stale unnoticed).
+ */
+export function renderTarget(
+  target: Target,
+  text: string,
+  declared: ReadonlyMap<string, string>,
+): string {
+  const content: Record<Block, () => string> = {
+    toolsets: toolsetsTable,
+    tools: () => toolsTable(declared),
+  };
+  for (const block of BLOCKS) {
+    if (!target.blocks.includes(block) && text.includes(`<!-- ${block}:start -->`)) {
+      throw new Error(`${target.file} holds a ${block} block that deno task docs does not write`);
+    }
+  }
+  let out = text;
+  for (const block of target.blocks) out = between(target.file, out, block, content[block]());
+  const lines = out.match(CHECK_LINE)?.length ?? 0;
+  if (target.checkLine ? lines !== 1 : lines !== 0) {
+    throw new Error(
+      `${target.file} holds ${lines} sample \`✓ tools\` check lines; deno task docs writes ` +
+        `${target.checkLine ? "exactly one" : "none"} there`,
+    );
+  }
+  return target.checkLine ? out.replace(CHECK_LINE, checkToolsLine()) : out;
+}
+
+/** The repository root, from this script's place in it. */
+export const ROOT = new URL("../", import.meta.url);
+
+/** Every target as it is and as `deno task docs` writes it. */
+export async function renderAll(
+  root: URL = ROOT,
+): Promise<{ target: Target; before: string; after: string }[]> {
+  const declared = declaredIn(CATALOGUE.map((t) => t.name), await readToolSources(root));
+  return await Promise.all(TARGETS.map(async (target) => {
+    const before = await Deno.readTextFile(new URL(target.file, root));
+    return { target, before, after: renderTarget(target, before, declared) };
+  }));
 }
 
 if (import.meta.main) {
-  const file = new URL("../README.md", import.meta.url);
-  const before = await Deno.readTextFile(file);
-  const after = renderReadme(before);
-  if (after === before) {
-    writeOut("README.md is up to date");
-  } else {
-    await Deno.writeTextFile(file, after);
-    writeErr("README.md: toolsets and tools tables rewritten from the catalogue");
+  const changed: string[] = [];
+  for (const { target, before, after } of await renderAll()) {
+    if (after === before) continue;
+    await Deno.writeTextFile(new URL(target.file, ROOT), after);
+    changed.push(target.file);
   }
+  const files = TARGETS.map((t) => t.file).join(", ");
+  if (changed.length === 0) writeOut(`${files}: up to date`);
+  else writeErr(`${changed.join(", ")}: generated tables rewritten from the catalogue`);
 }

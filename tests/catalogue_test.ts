@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
+import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
 import { isTool, type Tool } from "../src/tools/kit/define.ts";
 import { connect } from "./support/harness.ts";
 
@@ -38,7 +38,7 @@ Deno.test("catalogue: each tool is in exactly one toolset, and toolset names are
   assert.equal(new Set(names).size, names.length);
   for (const tool of CATALOGUE) {
     const sets = TOOLSETS.filter((set) => set.tools.includes(tool)).map((set) => set.name);
-    assert.deepEqual(sets, [toolsetOf(tool)], tool.name);
+    assert.deepEqual(sets, [tool.toolset], tool.name);
   }
 });
 

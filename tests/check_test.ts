@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { diagnoseConnection } from "../src/cli/check_diagnosis.ts";
-import { selectTools, type ToolSelection } from "../src/policy/gating.ts";
+import { selectTools, type ToolSelection } from "../src/policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
 import { APPLICATION_PROPERTIES, RECENT_REPOS, system } from "./cases/system.ts";
 import { fixtureWith } from "./support/disposable_fixture.ts";

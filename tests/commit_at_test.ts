@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { BitbucketClient } from "../src/bitbucket/client.ts";
 import { BitbucketError } from "../src/bitbucket/errors.ts";
 import { commitAt } from "../src/bitbucket/commits.ts";
-import { CAUTIOUS } from "../src/tools/kit/define.ts";
 import { HEAD, source } from "./cases/source.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./support/harness.ts";
@@ -24,7 +23,7 @@ async function withContext(
       token: TEST_TOKEN,
       timeoutMs: 2000,
     });
-    const ctx = { bitbucket, signal: new AbortController().signal, policy: CAUTIOUS };
+    const ctx = { bitbucket, signal: new AbortController().signal };
     await body(ctx, () => fixture.requests);
   } finally {
     await fixture.close();

@@ -4,10 +4,12 @@
  * line (start-up errors, check).
  */
 import assert from "node:assert/strict";
-import { Confinement, parseConfinement } from "../src/policy/confinement.ts";
+import { Confinement } from "../src/policy/confinement.ts";
+import { parseConfinement } from "../src/cli/flag_values.ts";
 import { StartupError } from "../src/config.ts";
 import { confineRegistration } from "../src/policy/confined_registration.ts";
-import { LISTED } from "../src/tools/manifest.ts";
+import { MANIFEST_TOOLS } from "../src/tools/manifest.ts";
+import { toolRegistration } from "../src/policy/registration.ts";
 import { PROJECT_REPOS } from "./cases/features.ts";
 import { repositories } from "./cases/repositories.ts";
 import { projects } from "./cases/projects.ts";
@@ -204,11 +206,11 @@ Deno.test("confinement: check reports it", async () => {
 });
 
 Deno.test("confinement: a listed tool (as a started server has it) is confined the same way", async () => {
-  const listed = LISTED.find((t) => t.name === "list_branches")!;
+  const listed = MANIFEST_TOOLS.find((t) => t.name === "list_branches")!;
   const registration = confineRegistration(
-    listed.registration(() => {
+    toolRegistration(listed, () => {
       throw new Error("no call is made");
-    }, { unsafeWrites: false }),
+    }),
     WEB,
   );
   const standard = registration.config.inputSchema["~standard"];

@@ -4,7 +4,7 @@
  * payload, and read pull request #42's head commit from an earlier answer.
  */
 import assert from "node:assert/strict";
-import { selectTools } from "../src/policy/gating.ts";
+import { selectTools } from "../src/policy/selection.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { PR_42_HEAD } from "./cases/builds.ts";
 

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
-import { selectTools, type ToolSelection, unknownToolsets } from "../src/policy/gating.ts";
-import { CATALOGUE, toolsetOf, TOOLSETS } from "../src/tools/catalogue.ts";
-import { defineTool, READ_ONLY, safeWrite, type Tool, unsafeWrite } from "../src/tools/kit/define.ts";
+import { selectTools, type ToolSelection, unknownNames } from "../src/policy/selection.ts";
+import { TOOLSET_NAMES } from "../src/tools/manifest.ts";
+import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
+import {
+  defineTool,
+  READ_ONLY,
+  safeWrite,
+  type Tool,
+  unsafeWrite,
+} from "../src/tools/kit/define.ts";
 import { z } from "zod";
 import { toolArguments } from "./cases/mod.ts";
 import { connect, firstText } from "./support/harness.ts";
@@ -16,6 +23,7 @@ const base: ToolSelection = { readOnly: false };
 const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
   defineTool({
     name,
+    toolset: "sample",
     title: name,
     description: name,
     input: z.object({}),
@@ -133,27 +141,27 @@ const notUnsafe = (t: Tool) => t.access.level !== "unsafe write";
 const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; why: string }[] = [
   {
     flags: { toolsets: ["source"] },
-    expect: (t) => toolsetOf(t) === "source",
+    expect: (t) => t.toolset === "source",
     why: "--toolsets narrows the catalogue",
   },
   {
     flags: { toolsets: ["pull_requests"], withholdUnsafe: true },
-    expect: (t) => toolsetOf(t) === "pull_requests" && notUnsafe(t),
+    expect: (t) => t.toolset === "pull_requests" && notUnsafe(t),
     why: "--withhold-unsafe still applies within a toolset",
   },
   {
     flags: { toolsets: ["builds"], tools: ["merge_pull_request"], withholdUnsafe: true },
-    expect: (t) => (toolsetOf(t) === "builds" && notUnsafe(t)) || t.name === "merge_pull_request",
+    expect: (t) => (t.toolset === "builds" && notUnsafe(t)) || t.name === "merge_pull_request",
     why: "--tools adds named tools, whatever their safety",
   },
   {
     flags: { toolsets: ["builds"], readOnly: true },
-    expect: (t) => toolsetOf(t) === "builds" && t.access.level === "read-only",
+    expect: (t) => t.toolset === "builds" && t.access.level === "read-only",
     why: "--read-only wins within a toolset",
   },
   {
     flags: { toolsets: ["refs", "commits"], exclude: ["create_tag"] },
-    expect: (t) => ["refs", "commits"].includes(toolsetOf(t) ?? "") && t.name !== "create_tag",
+    expect: (t) => ["refs", "commits"].includes(t.toolset) && t.name !== "create_tag",
     why: "--exclude applies last",
   },
 ];
@@ -166,5 +174,5 @@ for (const c of setCases) {
 }
 
 Deno.test("toolsets: an unknown toolset name is reported", () => {
-  assert.deepEqual(unknownToolsets(["refs", "nope"]), ["nope"]);
+  assert.deepEqual(unknownNames(TOOLSET_NAMES, ["refs", "nope"]), ["nope"]);
 });

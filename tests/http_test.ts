@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { selectTools } from "../src/policy/gating.ts";
+import { selectTools } from "../src/policy/selection.ts";
 import { HEALTH_PATH } from "../src/server/http.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { VERSION } from "../src/version.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseListenAddress } from "../src/server/listen_address.ts";
+import { parseListenAddress } from "../src/cli/flag_values.ts";
 
 Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
   assert.deepEqual(parseListenAddress("8080"), { hostname: "127.0.0.1", port: 8080 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { selectTools } from "../src/policy/gating.ts";
+import { selectTools } from "../src/policy/selection.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { refs } from "./cases/refs.ts";
 import { startFixtureBitbucket } from "./support/fixture_bitbucket.ts";

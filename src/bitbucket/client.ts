@@ -85,6 +85,8 @@ export class BitbucketClient {
   readonly #hints: HintTable;
   readonly #maxResponseBytes: number;
   readonly #options: BitbucketClientOptions;
+  /** Cancels every request this client makes that brings no signal of its own (see {@link withSignal}). */
+  #signal: AbortSignal | undefined;
 
   constructor(options: BitbucketClientOptions) {
     this.#options = options;
@@ -110,10 +112,23 @@ export class BitbucketClient {
    */
   observed(observe: (exchange: Exchange) => void): BitbucketClient {
     const inner = this.#options.fetch ?? fetch;
-    return new BitbucketClient({
+    const observing = new BitbucketClient({
       ...this.#options,
       fetch: observingFetch(this.#options.baseUrl, inner, observe),
     });
+    observing.#signal = this.#signal;
+    return observing;
+  }
+
+  /**
+   * The same server and user, through a client whose every request is
+   * cancelled by `signal` (one tool call's), so the code making requests for
+   * that call never passes it along; this client is unchanged.
+   */
+  withSignal(signal: AbortSignal): BitbucketClient {
+    const bound = new BitbucketClient(this.#options);
+    bound.#signal = signal;
+    return bound;
   }
 
   /** The absolute URL for a REST path, refusing any result outside the configured origin and context path. */
@@ -123,7 +138,8 @@ export class BitbucketClient {
 
   /** Sends one request and parses its answer with `schema`; a non-2xx answer or a mismatch throws. */
   async request<S extends z.ZodType>(options: RequestOptions<S>): Promise<Reply<z.infer<S>>> {
-    const { method = "GET", path, query, body, form, schema, signal } = options;
+    const { method = "GET", path, query, body, form, schema } = options;
+    const signal = options.signal ?? this.#signal;
     if (body !== undefined && form !== undefined) {
       throw new TypeError(`${method} ${path}: a request sends a JSON body or a form, not both`);
     }
@@ -146,7 +162,8 @@ export class BitbucketClient {
   async getBytes(options: BytesOptions): Promise<BitbucketBytes> {
     const limit = Math.min(options.maxBytes, this.#maxResponseBytes);
     // Raw content comes in whatever type the file has, so any type is accepted.
-    const out = { ...options, method: "GET" as const, accept: "*/*" };
+    const signal = options.signal ?? this.#signal;
+    const out = { ...options, signal, method: "GET" as const, accept: "*/*" };
     return await this.#transport.send(out, (response, flight) => {
       return readBytes(response, flight, limit);
     });

@@ -6,11 +6,7 @@
  */
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient, Query } from "./client.ts";
-import {
-  Activity,
-  type Comment,
-  type CommentAnchor,
-} from "./entities/pull_request_comment.ts";
+import { Activity, type Comment, type CommentAnchor } from "./entities/pull_request_comment.ts";
 import { type Collected, MAX_LIMIT, pageOf } from "./paging.ts";
 
 /** A thread's root comment, with the anchor its activity carried. */

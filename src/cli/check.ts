@@ -12,9 +12,8 @@ import { authenticatedUser } from "../bitbucket/caller.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
-import { UNBOUNDED_TOOLS } from "../policy/confinement.ts";
-import { boundedTools } from "../server/factory.ts";
-import { selectTools } from "../policy/gating.ts";
+import { UNBOUNDED_TOOLS, withinConfinement } from "../policy/confinement.ts";
+import { selectTools } from "../policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import type { Flags } from "./flags.ts";
@@ -269,7 +268,7 @@ async function checkToken(
 
 /** The `tools` line of `check`: how many tools the flags expose, per toolset. */
 export function checkTools(flags: Flags): CheckLine {
-  const exposed = new Set(boundedTools(selectTools(CATALOGUE, flags), flags.confinement));
+  const exposed = new Set(withinConfinement(selectTools(CATALOGUE, flags), flags.confinement));
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
   );

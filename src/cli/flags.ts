@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
-import { type Confinement, parseConfinement } from "../policy/confinement.ts";
-import { type ListenAddress, parseListenAddress } from "../server/listen_address.ts";
-import { TOOLSET_NAMES } from "../tools/manifest.generated.ts";
+import type { Confinement } from "../policy/confinement.ts";
+import { parseConfinement, parseListenAddress } from "./flag_values.ts";
+import type { ListenAddress } from "../server/listen_address.ts";
+import { TOOLSET_NAMES } from "../tools/manifest.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
 
 /** The parsed command line. */

@@ -13,12 +13,12 @@ import {
 import { createServerFactory } from "../server/factory.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
-import { selectFrom, unknownNames } from "../policy/selection.ts";
+import { selectTools, unknownNames } from "../policy/selection.ts";
 import { Confirmations } from "../policy/confirmation.ts";
-import type { CallPolicy } from "../tools/kit/define.ts";
+import type { CallPolicy } from "../policy/call_policy.ts";
 import { type AuditLog, openAuditFile } from "../policy/audit.ts";
-import { LISTED, type ListedTool } from "../tools/manifest.ts";
-import { TOOLSET_NAMES } from "../tools/manifest.generated.ts";
+import type { ToolEntry } from "../tools/kit/define.ts";
+import { MANIFEST_TOOLS, TOOLSET_NAMES } from "../tools/manifest.ts";
 import { VERSION } from "../version.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "./hints.ts";
@@ -56,7 +56,7 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       );
     }
     const unknown = unknownNames(
-      LISTED.map((t) => t.name),
+      MANIFEST_TOOLS.map((t) => t.name),
       [...flags.tools ?? [], ...flags.exclude ?? []],
     );
     if (unknown.length > 0) {
@@ -152,8 +152,8 @@ function messageOf(error: unknown): string {
 }
 
 /** The listed tools these flags expose. */
-function exposed(flags: Flags): ListedTool[] {
-  return selectFrom(LISTED, flags, (tool) => tool.toolset);
+function exposed(flags: Flags): ToolEntry[] {
+  return selectTools(MANIFEST_TOOLS, flags);
 }
 
 async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<number> {

@@ -1,7 +1,6 @@
-import type { Confinement } from "../policy/confinement.ts";
-import { boundedTools } from "../server/factory.ts";
-import { selectTools, type ToolSelection } from "../policy/gating.ts";
-import { toolsetOf } from "../tools/catalogue.ts";
+/** The `tools` command: every tool with its toolset and access, and whether the flags expose it. */
+import { type Confinement, withinConfinement } from "../policy/confinement.ts";
+import { selectTools, type ToolSelection } from "../policy/selection.ts";
 import type { Tool } from "../tools/kit/define.ts";
 
 /** The `tools` command's output: every tool, its access, and whether these flags expose it. */
@@ -10,11 +9,11 @@ export function toolsListing(
   selection: ToolSelection & { confinement?: Confinement },
   json: boolean,
 ): string {
-  const selected = boundedTools(selectTools(catalogue, selection), selection.confinement);
+  const selected = withinConfinement(selectTools(catalogue, selection), selection.confinement);
   const exposed = new Set(selected.map((t) => t.name));
   const rows = catalogue.map((tool) => ({
     name: tool.name,
-    toolset: toolsetOf(tool) ?? "",
+    toolset: tool.toolset,
     access: tool.access.level,
     why: tool.access.level === "read-only" ? undefined : tool.access.why,
     exposed: exposed.has(tool.name),

@@ -17,8 +17,15 @@ import {
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
-import { filePathArg, MAX_PATH, MAX_REF, MAX_SEGMENT, refArg, segmentArg } from "../tools/kit/args.ts";
-import type { ClientSource } from "../tools/kit/define.ts";
+import {
+  filePathArg,
+  MAX_PATH,
+  MAX_REF,
+  MAX_SEGMENT,
+  refArg,
+  segmentArg,
+} from "../tools/kit/args.ts";
+import type { ClientSource } from "../policy/registration.ts";
 import { TEMPLATES } from "../resources/templates.ts";
 import { AnswerCache, callerKey } from "./cache.ts";
 import {

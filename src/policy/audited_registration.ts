@@ -8,7 +8,7 @@
  * under {@link audited}.
  */
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
-import { type Registration, registrationOf } from "../tools/kit/define.ts";
+import { type Registration, registrationOf } from "./registration.ts";
 import { audited, type AuditLog, recordRefusal } from "./audit.ts";
 
 type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };

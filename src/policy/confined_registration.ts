@@ -6,7 +6,7 @@
  * (search_repositories without a project, list_projects) filtered to it.
  */
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
-import { type Registration, registrationOf } from "../tools/kit/define.ts";
+import { type Registration, registrationOf } from "./registration.ts";
 import type { JsonSchema } from "../tools/kit/published_schema.ts";
 import type { Confinement } from "./confinement.ts";
 

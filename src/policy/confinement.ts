@@ -4,16 +4,12 @@
  * `project`/`repo` of every tool call, resource URI, prompt and completion,
  * so the rule is stated once.
  */
-import { StartupError } from "../config.ts";
 
 /** A `PROJECT/slug` pair. */
 export interface RepoRef {
   readonly project: string;
   readonly repo: string;
 }
-
-/** Project keys and repository slugs as Bitbucket's REST paths take them. */
-const SEGMENT = /^[~\w.-]{1,256}$/;
 
 /**
  * Tools not listed under a confinement: they look commits up server-wide
@@ -117,34 +113,12 @@ function lower(s: string): string {
   return s.toLowerCase();
 }
 
-/** The confinement of `--project` and `--repo`, or undefined with neither; a malformed value stops start-up. */
-export function parseConfinement(
-  projects: readonly string[] | undefined,
-  repos: readonly string[] | undefined,
-): Confinement | undefined {
-  if (projects === undefined && repos === undefined) return undefined;
-  for (const p of projects ?? []) {
-    if (!SEGMENT.test(p)) {
-      throw new StartupError(
-        `--project takes project keys, e.g. --project PROJ, not ${JSON.stringify(p)}`,
-      );
-    }
-  }
-  const pairs = (repos ?? []).map((value) => {
-    const [project, repo, ...rest] = value.split("/");
-    if (
-      project === undefined || repo === undefined || rest.length > 0 || !SEGMENT.test(project) ||
-      !SEGMENT.test(repo)
-    ) {
-      throw new StartupError(
-        `--repo takes PROJECT/slug, e.g. --repo PROJ/web, not ${JSON.stringify(value)}`,
-      );
-    }
-    return { project, repo };
-  });
-  const all = [...projects ?? [], ...pairs];
-  if (all.length === 0) throw new StartupError("--project and --repo need at least one value");
-  return new Confinement(projects ?? [], pairs);
+/** The tools a server under `confinement` lists: those that no project or repository bounds are left out. */
+export function withinConfinement<T extends { readonly name: string }>(
+  tools: readonly T[],
+  confinement: Confinement | undefined,
+): T[] {
+  return confinement ? tools.filter((t) => !UNBOUNDED_TOOLS.includes(t.name)) : [...tools];
 }
 
 /** What the server instructions say of the confinement in force. */

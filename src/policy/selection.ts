@@ -1,3 +1,8 @@
+/**
+ * Which tools a server exposes (`--read-only`, `--toolsets`, `--tools`,
+ * `--exclude`, `--withhold-unsafe`): one rule, for the catalogue's tools and
+ * for the manifest's entries alike.
+ */
 import type { AccessLevel } from "../tools/kit/define.ts";
 
 /** The flags that decide which tools a server exposes. */
@@ -21,6 +26,7 @@ export interface ToolSelection {
 /** What the rule needs to know of a tool: its name, its access level, its toolset. */
 export interface Selectable {
   readonly name: string;
+  readonly toolset: string;
   readonly access: { readonly level: AccessLevel };
 }
 
@@ -34,12 +40,11 @@ export interface Selectable {
  *
  * The one statement of the rule, for the catalogue's tools and for their
  * listings alike (start-up selects from the listings without loading the
- * tools); `toolsetOf` names each one's toolset.
+ * tools).
  */
-export function selectFrom<T extends Selectable>(
+export function selectTools<T extends Selectable>(
   catalogue: readonly T[],
   selection: ToolSelection,
-  toolsetOf: (tool: T) => string | undefined,
 ): T[] {
   const named = new Set(selection.tools ?? []);
   const sets = selection.toolsets
@@ -49,7 +54,7 @@ export function selectFrom<T extends Selectable>(
     : undefined;
   const exclude = new Set(selection.exclude ?? []);
   return catalogue.filter((tool) => {
-    const inSets = sets === undefined || sets.has(toolsetOf(tool) ?? "");
+    const inSets = sets === undefined || sets.has(tool.toolset);
     const { level } = tool.access;
     const candidate = named.has(tool.name) ||
       (inSets && (level !== "unsafe write" || !selection.withholdUnsafe));

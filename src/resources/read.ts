@@ -12,7 +12,7 @@ import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
 import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/args.ts";
 import { boundedDiff } from "../bitbucket/diff/read.ts";
 import { commitChanges, readCommit } from "../tools/commits/commits.ts";
-import { CAUTIOUS, type ToolContext } from "../tools/kit/define.ts";
+import type { ToolContext } from "../tools/kit/define.ts";
 import { readPullRequest } from "../bitbucket/pull_requests.ts";
 import { prDiffSource } from "../tools/pull_requests/pull_requests.ts";
 import { commitOut } from "../tools/kit/shapes/commit.ts";
@@ -24,7 +24,7 @@ import { openThreads } from "./threads.ts";
 import { type ResourceTarget, templateOf } from "./templates.ts";
 
 /** What a read needs: the caller's Bitbucket client and the request's cancellation signal. */
-export type ReadContext = Omit<ToolContext, "policy">;
+export type ReadContext = Omit<ToolContext, "confirmed">;
 
 /** The text of the resource `target` names. */
 async function text(target: ResourceTarget, ctx: ReadContext): Promise<string> {
@@ -47,7 +47,7 @@ async function text(target: ResourceTarget, ctx: ReadContext): Promise<string> {
       const read = { project, repo, path: target.path, at: target.at };
       const { file } = await readFileContent(
         { ...read, max_bytes: DEFAULT_DOCUMENT_BYTES },
-        { ...ctx, policy: CAUTIOUS },
+        ctx,
       );
       // A whole file is the file itself; a cut one says so, as get_file_content's text does.
       return file.truncated ? fileDocument(file) : file.content;

@@ -13,7 +13,7 @@
  * callbacks get no request context and so no caller.
  */
 import type { McpServer, McpServerOptions } from "../deps/mcp.ts";
-import type { ClientSource } from "../tools/kit/define.ts";
+import type { ClientSource } from "../policy/registration.ts";
 import { AnswerCache } from "../completions/cache.ts";
 import type { CompletionKind } from "../completions/complete.ts";
 import { ProtocolError, ProtocolErrorCode } from "../deps/mcp.ts";

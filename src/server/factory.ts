@@ -1,16 +1,15 @@
+/**
+ * The server factory: MCP servers holding the tools' registrations under the
+ * call policy, with the resources, prompts and completions beside them, and
+ * the instructions they give. Pure: it reads nothing and starts nothing.
+ */
 import { McpServer } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
-import {
-  type CallPolicy,
-  CAUTIOUS,
-  type ClientSource,
-  type Registrable,
-  type Registration,
-} from "../tools/kit/define.ts";
+import type { ToolEntry } from "../tools/kit/define.ts";
+import { type CallPolicy, CAUTIOUS } from "../policy/call_policy.ts";
+import { type Confinement, confinementInstructions } from "../policy/confinement.ts";
+import { type Registration, registrations } from "../policy/registration.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { confineRegistration } from "../policy/confined_registration.ts";
-import { auditRegistration } from "../policy/audited_registration.ts";
-import { type Confinement, confinementInstructions, UNBOUNDED_TOOLS } from "../policy/confinement.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
@@ -25,32 +24,6 @@ export const INSTRUCTIONS = [
 export function instructionsFor(confinement: Confinement | undefined): string {
   const confined = confinementInstructions(confinement);
   return confined ? `${INSTRUCTIONS} ${confined}` : INSTRUCTIONS;
-}
-
-/** The tools a server under `confinement` lists: those that no project or repository bounds are left out. */
-export function boundedTools<T extends { readonly name: string }>(
-  tools: readonly T[],
-  confinement: Confinement | undefined,
-): T[] {
-  return confinement ? tools.filter((t) => !UNBOUNDED_TOOLS.includes(t.name)) : [...tools];
-}
-
-/**
- * Each tool's registration, made once: every server instance then registers
- * these as they are. The confinement wraps the tool's own, and the audit log
- * wraps both, so a call the confinement refuses is recorded too.
- */
-export function registrations(
-  tools: readonly Registrable[],
-  clients: ClientSource,
-  policy: CallPolicy = CAUTIOUS,
-): Registration[] {
-  const { confinement, audit } = policy;
-  return boundedTools(tools, confinement).map((tool) => {
-    const own = tool.registration(clients, policy);
-    const confined = confinement ? confineRegistration(own, confinement) : own;
-    return audit ? auditRegistration(confined, audit) : confined;
-  });
 }
 
 /**
@@ -83,7 +56,7 @@ export function serverWith(
  * probe), so it reads nothing and starts nothing.
  */
 export function createServerFactory(
-  tools: readonly Registrable[],
+  tools: readonly ToolEntry[],
   bitbucket: BitbucketClient,
   policy: CallPolicy = CAUTIOUS,
 ): () => McpServer {

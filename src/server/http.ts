@@ -21,9 +21,11 @@ import {
 import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import type { SharedConfig } from "../config.ts";
-import type { CallPolicy, ClientSource, Registrable, Registration } from "../tools/kit/define.ts";
+import type { ToolEntry } from "../tools/kit/define.ts";
+import type { CallPolicy } from "../policy/call_policy.ts";
+import { type ClientSource, type Registration, registrations } from "../policy/registration.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
-import { instructionsFor, registrations, serverWith } from "./factory.ts";
+import { instructionsFor, serverWith } from "./factory.ts";
 import { serverFeatures } from "./capabilities.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 
@@ -34,7 +36,7 @@ export const HEALTH_PATH = "/healthz";
 
 /** What the HTTP handler serves and whom it accepts. */
 export interface HttpHandlerOptions {
-  tools: readonly Registrable[];
+  tools: readonly ToolEntry[];
   /** What the agent may do without asking (default: no unsafe writes unasked). */
   policy?: CallPolicy;
   /** The Bitbucket endpoint; its token, when set, serves requests that bring none. */

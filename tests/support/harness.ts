@@ -4,7 +4,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
-import { selectTools, type ToolSelection } from "../../src/policy/gating.ts";
+import { selectTools, type ToolSelection } from "../../src/policy/selection.ts";
 import type { Confinement } from "../../src/policy/confinement.ts";
 import type { AuditLog } from "../../src/policy/audit.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";

@@ -7,7 +7,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "../../src/cli/hints.ts";
-import { selectTools } from "../../src/policy/gating.ts";
+import { selectTools } from "../../src/policy/selection.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { Confirmations } from "../../src/policy/confirmation.ts";

@@ -34,6 +34,7 @@ import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
 /** Lists every build status reported on a commit. */
 export const getBuildStatus = defineTool({
   name: "get_build_status",
+  toolset: "builds",
   title: "Get build statuses",
   description: "Every build status reported on a commit.",
   access: READ_ONLY,
@@ -49,6 +50,7 @@ export const getBuildStatus = defineTool({
 /** Counts a commit's builds by state. */
 export const getBuildSummary = defineTool({
   name: "get_build_summary",
+  toolset: "builds",
   title: "Get build summary",
   description: "How many builds of a commit are in each state.",
   access: READ_ONLY,
@@ -83,6 +85,7 @@ export const getBuildSummary = defineTool({
 /** Lists the required-builds merge checks of a repository. */
 export const listRequiredBuilds = defineTool({
   name: "list_required_builds",
+  toolset: "builds",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",
   access: READ_ONLY,
@@ -96,6 +99,7 @@ export const listRequiredBuilds = defineTool({
 /** Lists the Code Insights reports on a commit. */
 export const listCodeInsightsReports = defineTool({
   name: "list_code_insights_reports",
+  toolset: "builds",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
   access: READ_ONLY,
@@ -120,6 +124,7 @@ const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
 /** Lists the line-level findings code analysis reported on a commit. */
 export const listCodeInsightsAnnotations = defineTool({
   name: "list_code_insights_annotations",
+  toolset: "builds",
   title: "List Code Insights annotations",
   description: "Code analysis findings on a commit's lines.",
   access: READ_ONLY,
@@ -161,6 +166,7 @@ export const listCodeInsightsAnnotations = defineTool({
 /** Reports a build result on a commit: the status merge checks and reviewers see. */
 export const setBuildStatus = defineTool({
   name: "set_build_status",
+  toolset: "builds",
   title: "Set a build status",
   description: "Store a build status on a commit, replacing one with the same key.",
   access: unsafeWrite(

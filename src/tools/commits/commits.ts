@@ -31,6 +31,7 @@ import {
 /** Lists commits, newest first, optionally bounded by refs or limited to a path. */
 export const listCommits = defineTool({
   name: "list_commits",
+  toolset: "commits",
   title: "List commits",
   description:
     "Commits newest first, from until (default branch) back to, not including, since; optionally touching path.",
@@ -50,6 +51,7 @@ export const listCommits = defineTool({
 /** Reads one commit: message, author, committer, parents. */
 export const getCommit = defineTool({
   name: "get_commit",
+  toolset: "commits",
   title: "Get a commit",
   description: "One commit: message, author, dates, parents.",
   access: READ_ONLY,
@@ -89,6 +91,7 @@ const CompareArgs = RepoArgs.extend({
  */
 export const compareRefs = defineTool({
   name: "compare_refs",
+  toolset: "commits",
   title: "Compare refs",
   description: "Commits on to that from lacks, like git log from..to.",
   access: READ_ONLY,
@@ -119,6 +122,7 @@ function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query, signal
 /** Returns what one commit changed (against its first parent) as a unified diff. */
 export const getCommitDiff = defineTool({
   name: "get_commit_diff",
+  toolset: "commits",
   title: "Get a commit diff",
   description: "Diff of a commit or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -148,6 +152,7 @@ export const getCommitDiff = defineTool({
 /** Lists the files one commit changes. */
 export const listCommitChanges = defineTool({
   name: "list_commit_changes",
+  toolset: "commits",
   title: "List commit changes",
   description: "Files one commit changes.",
   access: READ_ONLY,
@@ -176,6 +181,7 @@ export function commitChanges(project: string, repo: string, commitId: string): 
  */
 export const getCompareDiff = defineTool({
   name: "get_compare_diff",
+  toolset: "commits",
   title: "Get a comparison diff",
   description: "Diff of what to brings that from lacks, cut at max_bytes.",
   access: READ_ONLY,
@@ -202,6 +208,7 @@ export const getCompareDiff = defineTool({
 /** Lists the pull requests that contain a commit. */
 export const listCommitPullRequests = defineTool({
   name: "list_commit_pull_requests",
+  toolset: "commits",
   title: "List a commit's pull requests",
   description: "Pull requests that contain a commit.",
   access: READ_ONLY,

@@ -1,61 +1,38 @@
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  InputRequiredResult,
-  McpServer,
-  ServerContext,
-  StandardSchemaWithJSON,
-  ToolAnnotations,
-} from "../../deps/mcp.ts";
+/**
+ * The author's API for a tool: one value holds its schemas, its access and
+ * its handler ({@link defineTool}). Nothing here knows how a call is asked
+ * about, confined or recorded: the call policy (`src/policy/`) wraps a tool's
+ * {@link Tool.call} when a server registers it.
+ */
+import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "../../deps/mcp.ts";
 import type { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { type Confirmation, Confirmations, guardedCall } from "../../policy/confirmation.ts";
-import type { AuditLog, CallRecorder } from "../../policy/audit.ts";
-import type { Confinement } from "../../policy/confinement.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
-/** What the person running the server lets the agent do without asking. */
-export interface CallPolicy {
-  /**
-   * Unsafe writes go ahead unasked (`--yolo`). Unset, every unsafe call, and
-   * a safe write's call that is risky for its arguments (a commit straight
-   * onto the default branch), first asks the person (see `confirm`).
-   */
-  unsafeWrites: boolean;
-  /** Signs and checks confirmation states; absent, the process's own (a random key). */
-  confirmations?: Confirmations;
-  /** Where each call is recorded (`--audit-file`); absent, calls are not recorded. */
-  audit?: AuditLog;
-  /** The projects and repositories calls may touch (`--project`, `--repo`); absent, all. */
-  confinement?: Confinement;
+/** What the person is asked: the sentence, and the version of what it acts on, if it has one. */
+export interface Confirmation {
+  message: string;
+  /** Bitbucket's version of the pull request (or other entity) the person saw; the write uses it. */
+  version?: number;
 }
 
-/** The policy of a server started without `--yolo`. */
-export const CAUTIOUS: CallPolicy = { unsafeWrites: false };
-
-let processConfirmations: Confirmations | undefined;
-
-/** The confirmations of `policy`: its own, or one per process made on first use. */
-function confirmationsOf(policy: CallPolicy): Confirmations {
-  return policy.confirmations ?? (processConfirmations ??= new Confirmations());
-}
-
-/** What a handler may use: the Bitbucket client, the call's cancellation signal, the policy in force. */
+/** What a handler may use for one call. */
 export interface ToolContext {
+  /** The caller's Bitbucket client, its every request cancelled when the call is. */
   bitbucket: BitbucketClient;
+  /** The call's cancellation signal, for waits that are not Bitbucket requests. */
   signal: AbortSignal;
-  policy: CallPolicy;
   /** What the person confirmed for this call, when they were asked: a write uses its version. */
   confirmed?: Confirmation;
 }
 
-/** How much a tool may change, as `tools`, the README and the gating show it. */
+/** How much a tool may change, as `tools`, the docs and the selection show it. */
 export type AccessLevel = "read-only" | "safe write" | "unsafe write";
 
 /**
  * What a tool may do to Bitbucket: the one fact `readOnlyHint`,
- * `destructiveHint`, gating and the docs derive from. A write always says why
- * it has its level.
+ * `destructiveHint`, selection and the docs derive from. A write always says
+ * why it has its level.
  */
 export type Access =
   | { readonly level: "read-only" }
@@ -78,17 +55,19 @@ export function unsafeWrite(why: string): Access {
  * Everything that defines one tool: its schemas, its access and its handler, in one value.
  *
  * The output convention, followed by every tool:
- * - `output` is built from the project's own output shapes (`src/tools/shapes/`,
- *   or a shape declared beside the one tool that returns it), each with its
- *   mapper beside it; entity schemas (`src/bitbucket/entities/`, what
- *   Bitbucket sends, parsed tolerantly) never appear in a published schema.
+ * - `output` is built from the project's own output shapes (`src/tools/kit/shapes/`,
+ *   or a shape private to one toolset's folder), each with its mapper beside
+ *   it; entity schemas (`src/bitbucket/entities/`, what Bitbucket sends,
+ *   parsed tolerantly) never appear in a published schema.
  * - The result is an object that names its payload (`branches`, `pullRequest`);
- *   a listing carries its paging facts beside the collection (`pagedOutput`).
+ *   a listing carries its paging facts beside the collection (`listTool`).
  * - The text block is the same JSON, or for a document (a diff, a file) the
  *   document itself (`document`).
  */
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   name: string;
+  /** The toolset it belongs to: the name of the folder it is declared in (`--toolsets` selects by it). */
+  toolset: string;
   title: string;
   description: string;
   access: Access;
@@ -109,13 +88,6 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   confirm?: (args: z.infer<I>, ctx: ToolContext) => Promise<Confirmation | undefined>;
 }
 
-/**
- * Where a call's Bitbucket client comes from, asked when the call runs: the
- * one client of a stdio server, or over HTTP one made for the token of the
- * request the call arrived in (`ctx.http.authInfo`).
- */
-export type ClientSource = (ctx: ServerContext) => BitbucketClient;
-
 /** What the SDK is given for one tool besides its name. */
 export interface ToolConfig {
   readonly title: string;
@@ -125,66 +97,28 @@ export interface ToolConfig {
   readonly annotations: ToolAnnotations;
 }
 
-/**
- * A tool call as the SDK makes it, once `args` passed the input schema;
- * `connection` gives the capabilities the client declared at initialize
- * (2025 era), which the context does not carry; `recorder`, under an audit
- * log, takes the call's Bitbucket requests and confirmation outcome.
- */
-export type ToolCallback = (
-  args: unknown,
-  ctx: ServerContext,
-  connection: () => ClientCapabilities | undefined,
-  recorder?: CallRecorder,
-) => Promise<CallToolResult | InputRequiredResult>;
-
-/**
- * One tool as the SDK registers it: its config and its callback, made once
- * per process and added as they are to every server instance (HTTP builds
- * one per request), so an instance costs the SDK's bookkeeping alone.
- */
-export interface Registration {
-  readonly name: string;
-  readonly config: ToolConfig;
-  readonly callback: ToolCallback;
-  /** Registers the tool on `server`. */
-  addTo(server: McpServer): void;
-}
-
-/** Anything a server can register: a tool, or its listing standing in for it until its first call. */
-export interface Registrable {
-  readonly name: string;
-  /** The registration, taking each call's client from `clients`, under the policy in force. */
-  registration(clients: ClientSource, policy: CallPolicy): Registration;
-}
-
-/** The registration of `name` with this config and callback. */
-export function registrationOf(
-  name: string,
-  config: ToolConfig,
-  callback: ToolCallback,
-): Registration {
-  return {
-    name,
-    config,
-    callback,
-    addTo(server) {
-      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
-        name,
-        config,
-        (args, ctx) => callback(args, ctx, () => server.server.getClientCapabilities()),
-      );
-    },
-  };
-}
-
 /** A brand on every value {@link defineTool} makes, so a test can find tools left out of the catalogue. */
 const TOOL = Symbol("bitbucket-mcp tool");
 
-/** A tool with its types erased, so the catalogue can hold every tool in one list. */
-export interface Tool extends Registrable {
-  readonly [TOOL]: true;
+/**
+ * What a server needs of a tool before its first call: what `tools/list`
+ * shows and what selection and policy read, and the tool itself, loaded on
+ * demand. A {@link Tool} is its own entry; the manifest's entries stand in
+ * for tools whose schemas are not built yet.
+ */
+export interface ToolEntry {
   readonly name: string;
+  readonly toolset: string;
+  readonly access: { readonly level: AccessLevel };
+  /** What the SDK is given; a manifest entry's schemas load the tool when first used. */
+  readonly config: ToolConfig;
+  /** The tool, loading it on first use. */
+  load(): Promise<Tool>;
+}
+
+/** A tool with its types erased, so the catalogue can hold every tool in one list. */
+export interface Tool extends ToolEntry {
+  readonly [TOOL]: true;
   readonly title: string;
   readonly description: string;
   readonly access: Access;
@@ -192,7 +126,15 @@ export interface Tool extends Registrable {
   readonly hasDocumentText: boolean;
   /** The person is asked before some or all of its calls (it has `confirm`). */
   readonly asks: boolean;
-  /** The input and output JSON schemas, converted from zod now: what the generated listings must hold. */
+  /**
+   * Runs the handler on arguments the SDK already parsed with the input
+   * schema, and shapes its output as the result: the output under
+   * `structuredContent` (undefined keys dropped) and as the text block.
+   */
+  call(args: unknown, ctx: ToolContext): Promise<CallToolResult>;
+  /** The question for these arguments (see {@link ToolSpec.confirm}); an unsafe write without one names itself. */
+  question(args: unknown, ctx: ToolContext): Promise<Confirmation | undefined>;
+  /** The input and output JSON schemas, converted from zod now: what the generated manifest must hold. */
   convertedSchemas(): { input: JsonSchema; output: JsonSchema };
 }
 
@@ -223,62 +165,39 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     outputSchema: published(spec.output),
     annotations,
   };
-  return {
+  // The SDK has parsed the arguments with `spec.input` before a call reaches
+  // the tool, so narrowing them back to the input type is sound.
+  const typed = (args: unknown) => args as z.infer<I>;
+  const tool: Tool = {
     [TOOL]: true,
     name: spec.name,
+    toolset: spec.toolset,
     title: spec.title,
     description: spec.description,
     access: spec.access,
     annotations,
+    config,
     hasDocumentText: spec.document !== undefined,
     asks: spec.confirm !== undefined,
-    registration(clients, policy) {
-      const asks = !policy.unsafeWrites &&
-        (spec.access.level === "unsafe write" || spec.confirm !== undefined);
-      const call = async (
-        raw: unknown,
-        ctx: ServerContext,
-        connection: () => ClientCapabilities | undefined,
-        recorder?: CallRecorder,
-      ) => {
-        // The SDK has parsed `args` with `spec.input` before this callback runs, so
-        // narrowing `args` back to the input type is sound.
-        const args = raw as z.infer<I>;
-        const client = clients(ctx);
-        const bitbucket = recorder ? client.observed(recorder.request) : client;
-        const toolCtx: ToolContext = { bitbucket, signal: ctx.mcpReq.signal, policy };
-        const run = async (confirmed: Confirmation | undefined): Promise<CallToolResult> => {
-          const out = await spec.handler(args, { ...toolCtx, confirmed });
-          const text = spec.document ? spec.document(out) : JSON.stringify(out);
-          return {
-            structuredContent: withoutUndefined(out) as Record<string, unknown>,
-            content: [{ type: "text" as const, text }],
-          };
-        };
-        if (!asks) return await run(undefined);
-        const confirm = spec.confirm;
-        // Every call of an unsafe write asks; a test keeps `confirm` on each of them.
-        const ask = confirm
-          ? () => confirm(args, toolCtx)
-          : () => Promise.resolve({ message: `${spec.title} (${spec.name})` });
-        return await guardedCall({
-          tool: spec.name,
-          args,
-          ctx,
-          connection: connection(),
-          confirmations: confirmationsOf(policy),
-          always: spec.access.level === "unsafe write",
-          ask,
-          decided: recorder?.confirmation,
-        }, run);
+    load: () => Promise.resolve(tool),
+    async call(args, ctx) {
+      const out = await spec.handler(typed(args), ctx);
+      const text = spec.document ? spec.document(out) : JSON.stringify(out);
+      return {
+        structuredContent: withoutUndefined(out) as Record<string, unknown>,
+        content: [{ type: "text" as const, text }],
       };
-      return registrationOf(spec.name, config, call);
     },
+    question: (args, ctx) =>
+      spec.confirm
+        ? spec.confirm(typed(args), ctx)
+        : Promise.resolve({ message: `${spec.title} (${spec.name})` }),
     convertedSchemas: () => ({
       input: convertSchema(spec.input, "input"),
       output: convertSchema(spec.output, "output"),
     }),
   };
+  return tool;
 }
 
 /**

@@ -34,6 +34,7 @@ async function readComment(
 /** Edits a comment's text, resolves or reopens its thread, or resolves or reopens a task. */
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
+  toolset: "pull_requests",
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",
   access: safeWrite(
@@ -94,6 +95,7 @@ export const updatePrComment = defineTool({
 /** Deletes a comment. */
 export const deletePrComment = defineTool({
   name: "delete_pr_comment",
+  toolset: "pull_requests",
   title: "Delete a comment",
   description: "Delete a comment that has no replies.",
   access: unsafeWrite("the comment is gone for everyone and cannot be restored"),
@@ -138,6 +140,7 @@ function excerpt(text: string): string {
 /** Commits a suggestion from a comment to the pull request's source branch. */
 export const applyPrSuggestion = defineTool({
   name: "apply_pr_suggestion",
+  toolset: "pull_requests",
   title: "Apply a suggestion",
   description: "Commit a comment's suggested change to the source branch.",
   access: unsafeWrite(

@@ -18,6 +18,7 @@ function wanted(state: string | undefined, resolved: boolean | undefined) {
 /** Lists a pull request's comment threads, all of them or one file's. */
 export const listPrComments = defineTool({
   name: "list_pr_comments",
+  toolset: "pull_requests",
   title: "List pull request comments",
   description: "Comment threads of a pull request or one file, with their replies.",
   access: READ_ONLY,
@@ -58,6 +59,7 @@ export const listPrComments = defineTool({
 /** Lists a pull request's tasks (blocker comments). */
 export const listPrTasks = defineTool({
   name: "list_pr_tasks",
+  toolset: "pull_requests",
   title: "List pull request tasks",
   description: "Tasks (blocker comments) of a pull request.",
   access: READ_ONLY,
@@ -88,6 +90,7 @@ const SIDE = { ADDED: "TO", REMOVED: "FROM", CONTEXT: "FROM" } as const;
 /** Comments on a pull request: generally, as a reply, on a file, a line or a range, as a task or a draft. */
 export const addPrComment = defineTool({
   name: "add_pr_comment",
+  toolset: "pull_requests",
   title: "Comment on a pull request",
   description:
     "Comment on a pull request, a file, a line or a range, or reply; as a task or draft.",

@@ -24,6 +24,7 @@ const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name }
 /** Opens a pull request, with the repository's default reviewers unless asked not to. */
 export const createPullRequest = defineTool({
   name: "create_pull_request",
+  toolset: "pull_requests",
   title: "Create a pull request",
   description:
     "Open a pull request; its default reviewers are added unless default_reviewers is false.",
@@ -82,6 +83,7 @@ export const createPullRequest = defineTool({
 /** Changes a pull request's title, description, reviewers, target or draft flag. */
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
+  toolset: "pull_requests",
   title: "Update a pull request",
   description:
     "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
@@ -198,6 +200,7 @@ function strategyWords(strategy: string | undefined): string {
 /** Merges a pull request. */
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
+  toolset: "pull_requests",
   title: "Merge a pull request",
   description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
   access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
@@ -233,6 +236,7 @@ export const mergePullRequest = defineTool({
 /** Declines a pull request. */
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
+  toolset: "pull_requests",
   title: "Decline a pull request",
   description: "Decline (close unmerged) a pull request.",
   access: unsafeWrite("closes the pull request for every participant and stops its review"),
@@ -264,6 +268,7 @@ export const declinePullRequest = defineTool({
 /** Reopens a declined pull request. */
 export const reopenPullRequest = defineTool({
   name: "reopen_pull_request",
+  toolset: "pull_requests",
   title: "Reopen a pull request",
   description: "Reopen a declined pull request.",
   access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
@@ -313,6 +318,7 @@ const AutoMergeOut = z.object({
 /** Asks Bitbucket to merge a pull request once its merge checks pass. */
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
+  toolset: "pull_requests",
   title: "Enable auto-merge",
   description: "Merge a pull request as soon as every merge check passes.",
   access: unsafeWrite("merges into the target branch without another look, possibly at once"),
@@ -344,6 +350,7 @@ export const enableAutoMerge = defineTool({
 /** Cancels a pending auto-merge. */
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
+  toolset: "pull_requests",
   title: "Disable auto-merge",
   description: "Cancel a pending auto-merge.",
   access: safeWrite(

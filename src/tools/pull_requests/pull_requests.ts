@@ -24,7 +24,12 @@ import {
 import { boundedDiff, changedPaths, type DiffSource } from "../../bitbucket/diff/read.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { listing } from "../kit/list_tool.ts";
-import { callerName, prPath, qualifyBranch, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import {
+  callerName,
+  prPath,
+  qualifyBranch,
+  readPullRequest,
+} from "../../bitbucket/pull_requests.ts";
 import { ActivityOut, activityOut } from "./_activity_shape.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
@@ -46,6 +51,7 @@ import {
  */
 export const listPullRequests = defineTool({
   name: "list_pull_requests",
+  toolset: "pull_requests",
   title: "List pull requests",
   description: "Pull requests of a repository, or without project and repo yours everywhere.",
   access: READ_ONLY,
@@ -129,6 +135,7 @@ export function dashboardPullRequests(
 /** Reads one pull request. */
 export const getPullRequest = defineTool({
   name: "get_pull_request",
+  toolset: "pull_requests",
   title: "Get a pull request",
   description: "One pull request: description, state, version, reviewers, refs.",
   access: READ_ONLY,
@@ -143,6 +150,7 @@ export const getPullRequest = defineTool({
 /** Returns a pull request's unified diff, whole or for one file, cut at a byte limit. */
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
+  toolset: "pull_requests",
   title: "Get a pull request diff",
   description: "Diff of a pull request or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -188,6 +196,7 @@ export function prDiffSource(
 /** Lists the files a pull request changes. */
 export const listPrChanges = defineTool({
   name: "list_pr_changes",
+  toolset: "pull_requests",
   title: "List pull request changes",
   description: "Files a pull request changes.",
   access: READ_ONLY,
@@ -201,6 +210,7 @@ export const listPrChanges = defineTool({
 /** Lists the commits a pull request brings. */
 export const listPrCommits = defineTool({
   name: "list_pr_commits",
+  toolset: "pull_requests",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
   access: READ_ONLY,
@@ -214,6 +224,7 @@ export const listPrCommits = defineTool({
 /** Says whether a pull request can merge now, what stops it, and which strategies it may use. */
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
+  toolset: "pull_requests",
   title: "Get pull request merge status",
   description:
     "Whether a pull request can merge now: conflicts, vetoing merge checks, allowed strategies.",
@@ -238,6 +249,7 @@ export const getPrMergeStatus = defineTool({
 /** Lists a pull request's timeline. */
 export const listPrActivity = defineTool({
   name: "list_pr_activity",
+  toolset: "pull_requests",
   title: "List pull request activity",
   description: "A pull request's timeline, newest first.",
   access: READ_ONLY,

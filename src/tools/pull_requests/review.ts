@@ -95,6 +95,7 @@ const REVIEW_WORDS = {
 /** Approves, unapproves or asks for changes as the token's user, publishing their pending comments. */
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
+  toolset: "pull_requests",
   title: "Review a pull request",
   description:
     "Approve, unapprove or ask for changes; publishes your pending comments and a summary.",
@@ -154,6 +155,7 @@ export const submitPrReview = defineTool({
 /** Lists the caller's pending (draft) comments on a pull request. */
 export const getPrReview = defineTool({
   name: "get_pr_review",
+  toolset: "pull_requests",
   title: "Get your pending review",
   description: "Your unpublished (pending) comments on a pull request.",
   access: READ_ONLY,
@@ -167,6 +169,7 @@ export const getPrReview = defineTool({
 /** Drops the caller's pending comments on a pull request. */
 export const discardPrReview = defineTool({
   name: "discard_pr_review",
+  toolset: "pull_requests",
   title: "Discard your pending review",
   description: "Delete your unpublished (pending) comments on a pull request.",
   access: unsafeWrite("your draft comments are deleted and cannot be recovered"),

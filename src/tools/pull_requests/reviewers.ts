@@ -60,6 +60,7 @@ export async function defaultReviewers(
 /** Shows who a new pull request from one branch into another would get as reviewers. */
 export const getDefaultReviewers = defineTool({
   name: "get_default_reviewers",
+  toolset: "pull_requests",
   title: "Get default reviewers",
   description: "Default reviewers of a pull request from from_ref into to_ref.",
   access: READ_ONLY,

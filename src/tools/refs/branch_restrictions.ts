@@ -46,6 +46,7 @@ function mayApply(matcher: z.infer<typeof RefRestriction>["matcher"], ref: strin
 /** Lists the branch permissions of a repository, optionally only those that can apply to a branch. */
 export const listBranchRestrictions = defineTool({
   name: "list_branch_restrictions",
+  toolset: "refs",
   title: "List branch permissions",
   description: "Branch permissions, the project's too: type, refs, exempt users and groups.",
   access: READ_ONLY,

@@ -27,6 +27,7 @@ export function refsPath(project: string, repo: string, kind: "branches" | "tags
 /** Lists branches, saying which one is the default. */
 export const listBranches = defineTool({
   name: "list_branches",
+  toolset: "refs",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",
   access: READ_ONLY,
@@ -41,6 +42,7 @@ export const listBranches = defineTool({
 /** Lists tags. */
 export const listTags = defineTool({
   name: "list_tags",
+  toolset: "refs",
   title: "List tags",
   description: "Tags with the commits they point at.",
   access: READ_ONLY,
@@ -79,6 +81,7 @@ async function findExact(
 /** Turns a branch or tag name into its qualified ref and head commit. */
 export const resolveRef = defineTool({
   name: "resolve_ref",
+  toolset: "refs",
   title: "Resolve a ref",
   description:
     "A branch or tag name (or refs/heads/..., refs/tags/...) as its ref and commit; a branch wins over a tag.",
@@ -107,6 +110,7 @@ export const resolveRef = defineTool({
 /** Creates a tag at a branch, tag or commit. */
 export const createTag = defineTool({
   name: "create_tag",
+  toolset: "refs",
   title: "Create a tag",
   description: "Tag a branch, tag or commit; annotated when given a message.",
   access: safeWrite(
@@ -133,6 +137,7 @@ export const createTag = defineTool({
 /** Creates a branch at a branch, tag or commit. */
 export const createBranch = defineTool({
   name: "create_branch",
+  toolset: "refs",
   title: "Create a branch",
   description: "Create a branch from a branch, tag or commit.",
   access: safeWrite(
@@ -161,6 +166,7 @@ export const createBranch = defineTool({
 /** Deletes a branch, optionally only while it still points at an expected commit. */
 export const deleteBranch = defineTool({
   name: "delete_branch",
+  toolset: "refs",
   title: "Delete a branch",
   description: "Delete a branch; with end_point, only if it points there.",
   access: unsafeWrite("a deleted branch cannot be restored from Bitbucket"),
@@ -193,6 +199,7 @@ export const deleteBranch = defineTool({
 /** Deletes a tag. */
 export const deleteTag = defineTool({
   name: "delete_tag",
+  toolset: "refs",
   title: "Delete a tag",
   description: "Delete a tag.",
   access: unsafeWrite("a deleted tag cannot be restored from Bitbucket"),

@@ -9,6 +9,7 @@ import { ProjectOut, projectOut } from "../kit/shapes/repository.ts";
 /** Lists the projects the token can see, optionally by name. */
 export const listProjects = defineTool({
   name: "list_projects",
+  toolset: "repositories",
   title: "List projects",
   description: "Projects you can see, optionally by part of the name.",
   access: READ_ONLY,

@@ -17,6 +17,7 @@ import {
 /** Finds repositories by name and/or project across the server. */
 export const searchRepositories = defineTool({
   name: "search_repositories",
+  toolset: "repositories",
   title: "Search repositories",
   description: "Repositories by part of their name and/or by project.",
   access: READ_ONLY,
@@ -34,6 +35,7 @@ export const searchRepositories = defineTool({
 /** Reads one repository: its settings, default branch, clone URLs and fork origin. */
 export const getRepository = defineTool({
   name: "get_repository",
+  toolset: "repositories",
   title: "Get a repository",
   description: "A repository: default branch, description, flags, clone URLs, fork origin.",
   access: READ_ONLY,

@@ -16,6 +16,7 @@ const FoundUserOut = z.object({
 /** Finds users by part of their username, name or email address. */
 export const findUsers = defineTool({
   name: "find_users",
+  toolset: "repositories",
   title: "Find users",
   description: "Users by part of their username, name or email.",
   access: READ_ONLY,

@@ -63,6 +63,7 @@ function commitAction(project: string, repo: string, path: string, branch: strin
 /** Creates or updates one file as a commit on a branch, optionally a new branch. */
 export const commitFile = defineTool({
   name: "commit_file",
+  toolset: "source",
   title: "Commit a file",
   description:
     "Commit a text file to branch (new from source_branch); an update needs get_file_content's commitId as source_commit_id.",

@@ -26,6 +26,7 @@ function refText(at: string | undefined): string {
 /** Lists the files under a directory, recursively, as paths from the repository root. */
 export const listFiles = defineTool({
   name: "list_files",
+  toolset: "source",
   title: "List files",
   description: "Files under a directory (default: all), recursively.",
   access: READ_ONLY,
@@ -126,6 +127,7 @@ export function fileDocument(file: z.infer<typeof FileOut>): string {
 /** Reads a text file at a ref, whole or a window of its lines, up to a byte limit. */
 export const getFileContent = defineTool({
   name: "get_file_content",
+  toolset: "source",
   title: "Get file content",
   description:
     "A text file, whole or numbered lines from start_line, cut at max_bytes; with the commit read.",

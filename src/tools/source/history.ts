@@ -42,6 +42,7 @@ const BlameOut = z.object({
 /** Blames a range of lines of a file. */
 export const getFileBlame = defineTool({
   name: "get_file_blame",
+  toolset: "source",
   title: "Blame a file",
   description:
     `Who last changed each line: line ranges with commit and author (${MAX_BLAME_LINES} lines at most).`,
@@ -97,6 +98,7 @@ export const getFileBlame = defineTool({
 /** Lists the commits that changed one file, following renames. */
 export const getFileHistory = defineTool({
   name: "get_file_history",
+  toolset: "source",
   title: "File history",
   description: "Commits that changed a file, newest first, following renames.",
   access: READ_ONLY,
@@ -115,6 +117,7 @@ export const getFileHistory = defineTool({
 /** Gives the last commit to change each file of a directory. */
 export const listLastModified = defineTool({
   name: "list_last_modified",
+  toolset: "source",
   title: "Last commit per file",
   description: "Files of a directory (default: root), each with the last commit changing it.",
   access: READ_ONLY,

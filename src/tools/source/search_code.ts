@@ -58,6 +58,7 @@ export function plainHitText(text: string): string {
 /** Searches code with Bitbucket's search server. */
 export const searchCode = defineTool({
   name: "search_code",
+  toolset: "source",
   title: "Search code",
   description: "Search code on default branches (Bitbucket syntax): files and matching lines.",
   access: READ_ONLY,

@@ -1,0 +1,56 @@
+/**
+ * The command line's values that are more than a word: `--http`'s listen
+ * address and the confinement of `--project`/`--repo`. A malformed value
+ * stops start-up with a line naming the flag.
+ */
+import { StartupError } from "../config.ts";
+import { Confinement } from "../policy/confinement.ts";
+import { DEFAULT_LISTEN_HOSTNAME, type ListenAddress } from "../server/listen_address.ts";
+
+/** Project keys and repository slugs as Bitbucket's REST paths take them. */
+const SEGMENT = /^[~\w.-]{1,256}$/;
+
+/** Parses `--http`'s `[host:]port` (IPv6 in brackets: `[::1]:8080`); the host defaults to 127.0.0.1. */
+export function parseListenAddress(raw: string): ListenAddress {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(raw.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    throw new StartupError(
+      `--http takes [host:]port (e.g. 8080, 127.0.0.1:8080 or [::1]:8080), not ${
+        JSON.stringify(raw)
+      }`,
+    );
+  }
+  const host = match[1] ?? DEFAULT_LISTEN_HOSTNAME;
+  return { hostname: host.replace(/^\[(.*)\]$/, "$1"), port };
+}
+
+/** The confinement of `--project` and `--repo`, or undefined with neither; a malformed value stops start-up. */
+export function parseConfinement(
+  projects: readonly string[] | undefined,
+  repos: readonly string[] | undefined,
+): Confinement | undefined {
+  if (projects === undefined && repos === undefined) return undefined;
+  for (const p of projects ?? []) {
+    if (!SEGMENT.test(p)) {
+      throw new StartupError(
+        `--project takes project keys, e.g. --project PROJ, not ${JSON.stringify(p)}`,
+      );
+    }
+  }
+  const pairs = (repos ?? []).map((value) => {
+    const [project, repo, ...rest] = value.split("/");
+    if (
+      project === undefined || repo === undefined || rest.length > 0 || !SEGMENT.test(project) ||
+      !SEGMENT.test(repo)
+    ) {
+      throw new StartupError(
+        `--repo takes PROJECT/slug, e.g. --repo PROJ/web, not ${JSON.stringify(value)}`,
+      );
+    }
+    return { project, repo };
+  });
+  const all = [...projects ?? [], ...pairs];
+  if (all.length === 0) throw new StartupError("--project and --repo need at least one value");
+  return new Confinement(projects ?? [], pairs);
+}

@@ -1,0 +1,129 @@
+/**
+ * A tool as the SDK registers it, under the call policy: each call gets the
+ * caller's Bitbucket client bound to the call's signal, is held for the
+ * person's confirmation when the tool and the policy say so, then confined
+ * and recorded by the wrappers around it. Registrations are made once per
+ * process and added as they are to every server instance (HTTP builds one per
+ * request), so an instance costs the SDK's bookkeeping alone.
+ */
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  InputRequiredResult,
+  McpServer,
+  ServerContext,
+  StandardSchemaWithJSON,
+} from "../deps/mcp.ts";
+import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { Tool, ToolConfig, ToolContext, ToolEntry } from "../tools/kit/define.ts";
+import type { CallRecorder } from "./audit.ts";
+import { auditRegistration } from "./audited_registration.ts";
+import { type CallPolicy, CAUTIOUS, confirmationsOf } from "./call_policy.ts";
+import { confineRegistration } from "./confined_registration.ts";
+import { withinConfinement } from "./confinement.ts";
+import { guardedCall } from "./confirmation.ts";
+
+/**
+ * Where a call's Bitbucket client comes from, asked when the call runs: the
+ * one client of a stdio server, or over HTTP one made for the token of the
+ * request the call arrived in (`ctx.http.authInfo`).
+ */
+export type ClientSource = (ctx: ServerContext) => BitbucketClient;
+
+/**
+ * A tool call as the SDK makes it, once `args` passed the input schema;
+ * `connection` gives the capabilities the client declared at initialize
+ * (2025 era), which the context does not carry; `recorder`, under an audit
+ * log, takes the call's Bitbucket requests and confirmation outcome.
+ */
+export type ToolCallback = (
+  args: unknown,
+  ctx: ServerContext,
+  connection: () => ClientCapabilities | undefined,
+  recorder?: CallRecorder,
+) => Promise<CallToolResult | InputRequiredResult>;
+
+/** One tool as the SDK registers it: its config and its callback. */
+export interface Registration {
+  readonly name: string;
+  readonly config: ToolConfig;
+  readonly callback: ToolCallback;
+  /** Registers the tool on `server`. */
+  addTo(server: McpServer): void;
+}
+
+/** The registration of `name` with this config and callback. */
+export function registrationOf(
+  name: string,
+  config: ToolConfig,
+  callback: ToolCallback,
+): Registration {
+  return {
+    name,
+    config,
+    callback,
+    addTo(server) {
+      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
+        name,
+        config,
+        (args, ctx) => callback(args, ctx, () => server.server.getClientCapabilities()),
+      );
+    },
+  };
+}
+
+/** Whether a call of `tool` is held for the person under `policy`. */
+function asks(tool: Tool, policy: CallPolicy): boolean {
+  return !policy.unsafeWrites && (tool.access.level === "unsafe write" || tool.asks);
+}
+
+/**
+ * The registration of one tool (or its manifest entry) under `policy`: its
+ * own call, held for confirmation when it asks, with each call's client from
+ * `clients`.
+ */
+export function toolRegistration(
+  entry: ToolEntry,
+  clients: ClientSource,
+  policy: CallPolicy = CAUTIOUS,
+): Registration {
+  return registrationOf(entry.name, entry.config, async (args, ctx, connection, recorder) => {
+    const tool = await entry.load();
+    const client = clients(ctx);
+    const signal = ctx.mcpReq.signal;
+    const bitbucket = (recorder ? client.observed(recorder.request) : client).withSignal(signal);
+    const toolCtx: ToolContext = { bitbucket, signal };
+    if (!asks(tool, policy)) return await tool.call(args, toolCtx);
+    return await guardedCall({
+      tool: tool.name,
+      args,
+      ctx,
+      connection: connection(),
+      confirmations: confirmationsOf(policy),
+      // Every call of an unsafe write asks; a test keeps `confirm` on each of them.
+      always: tool.access.level === "unsafe write",
+      ask: () => tool.question(args, toolCtx),
+      decided: recorder?.confirmation,
+    }, (confirmed) => tool.call(args, { ...toolCtx, confirmed }));
+  });
+}
+
+/**
+ * Each tool's registration under the whole policy, made once: every server
+ * instance then registers these as they are. Tools no confinement can bound
+ * are left out under one; the confinement wraps the tool's own registration,
+ * and the audit log wraps both, so a call the confinement refuses is
+ * recorded too.
+ */
+export function registrations(
+  tools: readonly ToolEntry[],
+  clients: ClientSource,
+  policy: CallPolicy = CAUTIOUS,
+): Registration[] {
+  const { confinement, audit } = policy;
+  return withinConfinement(tools, confinement).map((tool) => {
+    const own = toolRegistration(tool, clients, policy);
+    const confined = confinement ? confineRegistration(own, confinement) : own;
+    return audit ? auditRegistration(confined, audit) : confined;
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The `builds` toolset: build statuses, required builds, Code Insights. Its tools, in `tools/list` order; each
+ * names this toolset where it is declared.
+ */
+import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import {
+  getBuildStatus,
+  getBuildSummary,
+  listCodeInsightsAnnotations,
+  listCodeInsightsReports,
+  listRequiredBuilds,
+  setBuildStatus,
+} from "./builds.ts";
+
+/** The `builds` toolset. */
+export const BUILDS: Toolset = defineToolset({
+  name: "builds",
+  description: "build statuses, required builds, Code Insights",
+  tools: [
+    getBuildStatus,
+    getBuildSummary,
+    listRequiredBuilds,
+    listCodeInsightsReports,
+    listCodeInsightsAnnotations,
+    setBuildStatus,
+  ],
+});

@@ -1,0 +1,59 @@
+/**
+ * The `pull_requests` toolset: the review loop: read, comment, review, merge. Its tools, in `tools/list` order; each
+ * names this toolset where it is declared.
+ */
+import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import {
+  getPrDiff,
+  getPrMergeStatus,
+  getPullRequest,
+  listPrActivity,
+  listPrChanges,
+  listPrCommits,
+  listPullRequests,
+} from "./pull_requests.ts";
+import { addPrComment, listPrComments, listPrTasks } from "./comments.ts";
+import { applyPrSuggestion, deletePrComment, updatePrComment } from "./comment_edits.ts";
+import { discardPrReview, getPrReview, submitPrReview } from "./review.ts";
+import { getDefaultReviewers } from "./reviewers.ts";
+import {
+  createPullRequest,
+  declinePullRequest,
+  disableAutoMerge,
+  enableAutoMerge,
+  mergePullRequest,
+  reopenPullRequest,
+  updatePullRequest,
+} from "./lifecycle.ts";
+
+/** The `pull_requests` toolset. */
+export const PULL_REQUESTS: Toolset = defineToolset({
+  name: "pull_requests",
+  description: "the review loop: read, comment, review, merge",
+  tools: [
+    listPullRequests,
+    getPullRequest,
+    getPrDiff,
+    listPrChanges,
+    listPrCommits,
+    listPrActivity,
+    listPrComments,
+    listPrTasks,
+    getPrReview,
+    getPrMergeStatus,
+    getDefaultReviewers,
+    createPullRequest,
+    updatePullRequest,
+    reopenPullRequest,
+    addPrComment,
+    updatePrComment,
+    disableAutoMerge,
+    submitPrReview,
+    discardPrReview,
+    deletePrComment,
+    applyPrSuggestion,
+    mergePullRequest,
+    declinePullRequest,
+    enableAutoMerge,
+  ],
+});

@@ -1,0 +1,143 @@
+/**
+ * The docs' generated parts (the README's toolsets table and sample
+ * `✓ tools` line, docs/tools.md's toolsets and tools tables) are what
+ * `deno task docs` writes from the catalogue, and say true things.
+ */
+import assert from "node:assert/strict";
+import {
+  declaredIn,
+  renderAll,
+  renderTarget,
+  type SourceFile,
+  type Target,
+  TARGETS,
+} from "../../scripts/docs.ts";
+import { USAGE } from "../../src/cli/flags.ts";
+import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
+import { diffLines } from "../support/line_diff.ts";
+import { readRepoFile, ROOT, section, tableRows } from "./markdown.ts";
+
+const TOOLS_PAGE = "docs/tools.md";
+
+/** The rows of docs/tools.md's tools table, by tool name. */
+function toolRows(): Map<string, string[]> {
+  const table = section(readRepoFile(TOOLS_PAGE), "All tools");
+  return new Map(
+    tableRows(table).map((cells) => [cells[0]!.replace(/^`|`$/g, ""), cells]),
+  );
+}
+
+Deno.test("README.md and docs/tools.md hold what `deno task docs` writes from the catalogue", async () => {
+  const rendered = await renderAll();
+  assert.deepEqual(rendered.map((r) => r.target.file), ["README.md", TOOLS_PAGE]);
+  for (const { target, before, after } of rendered) {
+    if (after !== before) {
+      assert.fail(`${target.file} is out of date: run \`deno task docs\`\n${diffLines(after, before)}`);
+    }
+  }
+});
+
+Deno.test("deno task docs may read and write exactly the files it writes", () => {
+  const { tasks } = JSON.parse(readRepoFile("deno.json"));
+  const task: string = tasks.docs;
+  const list = (flag: string) => new Set(new RegExp(`${flag}=(\\S+)`).exec(task)?.[1]?.split(","));
+  const files = TARGETS.map((t) => t.file);
+  assert.deepEqual(list("--allow-write"), new Set(files));
+  assert.deepEqual(list("--allow-read"), new Set([...files, "src/tools"]));
+  assert.match(task, /scripts\/docs\.ts$/);
+});
+
+Deno.test("--help names every toolset of the catalogue, in order, and no other", () => {
+  const entry = /--toolsets a,b +expose only these toolsets: ([\s\S]*?) \(safety/.exec(USAGE);
+  assert.ok(entry, "--help has a --toolsets entry");
+  const named = entry[1]!.split(/,\s+/).map((name) => name.trim());
+  assert.deepEqual(named, TOOLSETS.map((set) => set.name));
+  for (const line of USAGE.split("\n")) assert.ok(line.length <= 90, `short line: ${line}`);
+});
+
+Deno.test("docs/tools.md has a row for every tool, in catalogue order, and each write's row gives its reason", () => {
+  const rows = toolRows();
+  assert.deepEqual([...rows.keys()], CATALOGUE.map((tool) => tool.name));
+  for (const tool of CATALOGUE) {
+    const [, access, toolset, , why] = rows.get(tool.name)!;
+    assert.equal(access, tool.access.level, `${tool.name}'s access`);
+    assert.equal(toolset, tool.toolset, `${tool.name}'s toolset`);
+    if (tool.access.level !== "read-only") {
+      assert.equal(why, tool.access.why, `${tool.name}'s row gives its reason`);
+    }
+  }
+});
+
+Deno.test("docs/tools.md names, for every tool, the file under src/tools/ whose module exports it", async () => {
+  for (const [name, cells] of toolRows()) {
+    const link = /^\[`([^`]+)`\]\(\.\.\/([^)]+)\)$/.exec(cells.at(-1)!);
+    assert.ok(link, `${name}: the last cell links its file (${cells.at(-1)})`);
+    const [, shown, path] = link;
+    assert.equal(shown, path, `${name}: the link shows the path it goes to`);
+    assert.match(path!, /^src\/tools\/[^/]+\/[^/]+\.ts$/, name);
+    const module: Record<string, unknown> = await import(new URL(path!, ROOT).href);
+    const exported = Object.values(module).some((value) =>
+      typeof value === "object" && value !== null && (value as { name?: unknown }).name === name &&
+      "access" in value
+    );
+    assert.ok(exported, `${name}: ${path} exports the tool`);
+  }
+});
+
+const sources: SourceFile[] = [
+  { path: "src/tools/a/one.ts", text: 'defineTool({ name: "list_things_old" })' },
+  { path: "src/tools/a/two.ts", text: 'defineTool({ name: "list_things" })' },
+  { path: "src/tools/b/three.ts", text: 'defineTool({ name: "twice" }); defineTool({ name: "twice" })' },
+  { path: "src/tools/b/four.ts", text: 'const x = { name: "spread" };' },
+  { path: "src/tools/c/five.ts", text: 'defineTool({ name: "spread" })' },
+];
+
+Deno.test("declaredIn finds the one file that declares each tool, not one holding a longer name", () => {
+  assert.deepEqual(
+    [...declaredIn(["list_things"], sources)],
+    [["list_things", "src/tools/a/two.ts"]],
+  );
+});
+
+Deno.test("declaredIn refuses a tool declared nowhere, or more than once, naming the tool and the files", () => {
+  assert.throws(
+    () => declaredIn(["list_things", "missing_tool"], sources),
+    /missing_tool.*no file of src\/tools\/\*\/\*\.ts \(5 files\) holds name: "missing_tool"/,
+  );
+  assert.throws(
+    () => declaredIn(["twice"], sources),
+    /twice.*occurs 2 times.*src\/tools\/b\/three\.ts \(2 times\)/,
+  );
+  assert.throws(
+    () => declaredIn(["spread"], sources),
+    /spread.*occurs 2 times.*src\/tools\/b\/four\.ts, src\/tools\/c\/five\.ts/,
+  );
+});
+
+Deno.test("renderTarget refuses a file that lacks a generated part, or holds one it does not write", () => {
+  const declared = declaredIn(CATALOGUE.map((t) => t.name), [{
+    path: "src/tools/x/all.ts",
+    text: CATALOGUE.map((t) => `name: "${t.name}"`).join("\n"),
+  }]);
+  const readme: Target = { file: "R.md", blocks: ["toolsets"], checkLine: true };
+  const page: Target = { file: "P.md", blocks: ["tools"], checkLine: false };
+  const block = (name: string) => `<!-- ${name}:start -->\n<!-- ${name}:end -->\n`;
+  assert.throws(() => renderTarget(readme, "✓ tools old\n", declared), /R\.md.*toolsets:start/);
+  assert.throws(() => renderTarget(readme, block("toolsets"), declared), /R\.md holds 0 sample/);
+  assert.throws(
+    () => renderTarget(page, block("tools") + "✓ tools old\n", declared),
+    /P\.md holds 1 sample.*none/,
+  );
+  assert.throws(
+    () => renderTarget(page, block("tools") + block("toolsets"), declared),
+    /P\.md holds a toolsets block/,
+  );
+  assert.throws(
+    () => renderTarget(page, block("tools") + block("tools"), declared),
+    /P\.md: it needs exactly one/,
+  );
+  const written = renderTarget(readme, `${block("toolsets")}\n✓ tools old\n`, declared);
+  assert.match(written, /\| `refs` +\| branches, tags/);
+  assert.doesNotMatch(written, /✓ tools old/);
+  assert.match(written, /^✓ tools +\d+ of \d+ tools exposed/m);
+});
