@@ -1,6 +1,6 @@
-import { ALL_ROUTES, toolArguments } from "../tests/cases/mod.ts";
-import { type Route, startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
-import { connect, firstText, TEST_TOKEN } from "../tests/support/harness.ts";
+import { ALL_ROUTES, toolArguments } from "../testing/cases/mod.ts";
+import { type Route, startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
+import { connect, firstText, TEST_TOKEN } from "../testing/harness.ts";
 import { ServerProcess } from "./server_process.ts";
 import { summarize, type Summary } from "./stats.ts";
 

@@ -10,13 +10,9 @@
  * passed to V8 (e.g. `--max-old-space-size=48`): if memory still levels off
  * under a small heap cap, what it grew by was garbage V8 had not yet collected.
  */
-import { ALL_ROUTES } from "../tests/cases/mod.ts";
-import {
-  commitArgs,
-  commitIdFor,
-  distinctCommitRoutes,
-} from "../tests/support/distinct_commits.ts";
-import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
+import { ALL_ROUTES } from "../testing/cases/mod.ts";
+import { commitArgs, commitIdFor, distinctCommitRoutes } from "../testing/distinct_commits.ts";
+import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { ServerProcess } from "./server_process.ts";
 
 const CONCURRENT = 50;

@@ -1,5 +1,5 @@
 import { TOOLSETS } from "../src/tools/catalogue.ts";
-import { connect } from "../tests/support/harness.ts";
+import { connect } from "../testing/harness.ts";
 
 /** Bytes the catalogue costs: what a model sees, and the whole `tools/list` result. */
 export interface ContextFigures {

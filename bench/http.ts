@@ -6,11 +6,11 @@
  * client library; a direct fetch of the same fixture page runs beside it.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { ALL_ROUTES } from "../tests/cases/mod.ts";
-import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
-import { freePort } from "../tests/support/http_server.ts";
-import { TEST_TOKEN } from "../tests/support/harness.ts";
-import { ENV_FLAG, MAIN } from "../tests/support/spawn.ts";
+import { ALL_ROUTES } from "../testing/cases/mod.ts";
+import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
+import { freePort } from "../testing/free_port.ts";
+import { TEST_TOKEN } from "../testing/harness.ts";
+import { ENV_FLAG, MAIN } from "../testing/spawn.ts";
 import { processCpuMs, processMemory } from "./server_process.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 

@@ -6,8 +6,8 @@
  * (min and max beside them), interleaved with their reference; targets are
  * ratios within this one run. `--quick` runs fewer repetitions.
  */
-import { ALL_ROUTES } from "../tests/cases/mod.ts";
-import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
+import { ALL_ROUTES } from "../testing/cases/mod.ts";
+import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { measureOverheadAndMemory, measurePaging, measureResultSizes } from "./calls.ts";
 import { measureContext } from "./context.ts";

@@ -1,5 +1,5 @@
-import { TEST_TOKEN } from "../tests/support/harness.ts";
-import { MAIN, scopedPermissions } from "../tests/support/spawn.ts";
+import { TEST_TOKEN } from "../testing/harness.ts";
+import { MAIN, scopedPermissions } from "../testing/spawn.ts";
 
 /** A spawned server speaking raw JSON-RPC over its stdio, as an MCP client would see it. */
 export class ServerProcess {

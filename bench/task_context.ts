@@ -4,9 +4,9 @@
  * catalogue once, then each result of the demo's review script, step by step,
  * so that growth in any one tool's result shows.
  */
-import { ALL_ROUTES } from "../tests/cases/mod.ts";
-import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
-import { SCRIPT } from "../demo/script.ts";
+import { ALL_ROUTES } from "../testing/cases/mod.ts";
+import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
+import { SCRIPT } from "../testing/demo_script.ts";
 import { bytes, modelVisible } from "./context.ts";
 import { ServerProcess } from "./server_process.ts";
 

@@ -8,12 +8,12 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { ALL_ROUTES } from "../tests/cases/mod.ts";
-import { startFixtureBitbucket } from "../tests/support/fixture_bitbucket.ts";
-import { MAIN, scopedPermissions } from "../tests/support/spawn.ts";
+import { ALL_ROUTES } from "../testing/cases/mod.ts";
+import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
+import { MAIN, scopedPermissions } from "../testing/spawn.ts";
 import { writeOut } from "../src/cli/output.ts";
 import { renderPayload } from "./render.ts";
-import { type DemoStep, SCRIPT } from "./script.ts";
+import { type DemoStep, SCRIPT } from "../testing/demo_script.ts";
 
 /** Prints a line of the session (an empty line when `text` is). */
 function say(text = ""): void {

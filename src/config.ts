@@ -1,3 +1,8 @@
+/**
+ * The configuration a server starts with: flags and environment read and
+ * checked (URL, token, timeout), and the Deno permissions it needs checked
+ * before it starts, each refusal naming the fix.
+ */
 import { basePath } from "./bitbucket/base_path.ts";
 
 /** How long one Bitbucket request may take in all when `--timeout` is not given, in seconds. */

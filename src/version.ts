@@ -1,3 +1,5 @@
+/** The server's name and released version, as `--version` and MCP's `serverInfo` report them. */
+
 /** The released version, reported by `--version` and in the MCP `serverInfo`. */
 export const VERSION = "0.1.0";
 

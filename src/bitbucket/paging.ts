@@ -1,3 +1,8 @@
+/**
+ * Bitbucket's paged listings: the envelope every page comes in, and the one
+ * walk over `start`/`limit`/`isLastPage`/`nextPageStart` that gathers a
+ * listing up to a limit, so no caller pages by hand.
+ */
 import { z } from "../deps/zod.ts";
 import type { BitbucketClient, Query } from "./client.ts";
 
@@ -37,6 +42,14 @@ export interface PageTail {
   nextPageStart?: number;
 }
 
+/** Where one listing is: its path and query, and what asking it does, for a failure's message. */
+export interface ListingRequest {
+  path: string;
+  query?: Query;
+  /** What was asked, for a failure's message: `Cannot ${action}: ...` (e.g. `list files under "src"`). */
+  action?: string;
+}
+
 /** What {@link collectPages} gathered. */
 export interface Collected<T> extends PageTail {
   values: T[];
@@ -53,7 +66,6 @@ export async function collectPages<T extends z.ZodType>(
   item: T,
   paging: { start?: number; limit: number },
   query: Query = {},
-  signal?: AbortSignal,
 ): Promise<Collected<z.infer<T>>> {
   const schema = pageOf(item);
   const values: z.infer<T>[] = [];
@@ -64,7 +76,6 @@ export async function collectPages<T extends z.ZodType>(
       path,
       schema,
       query: { ...query, start, limit: want },
-      signal,
     });
     values.push(...page.values.slice(0, want));
     const next = page.nextPageStart ?? undefined;

@@ -31,7 +31,6 @@ export async function listThreads(
   path: string,
   paging: { start?: number; limit: number },
   keep: (thread: Thread) => boolean,
-  signal: AbortSignal,
 ): Promise<Collected<Thread>> {
   const schema = pageOf(Activity);
   const skip = paging.start ?? 0;
@@ -44,7 +43,6 @@ export async function listThreads(
       path,
       schema,
       query: { start, limit: pageSize },
-      signal,
     });
     for (const activity of page.values) {
       const { action, commentAction, comment } = activity;
@@ -78,7 +76,6 @@ export async function collectKept<T extends z.ZodType>(
   paging: { start?: number; limit: number },
   query: Query,
   keep: (value: z.infer<T>) => boolean,
-  signal: AbortSignal,
 ): Promise<Collected<z.infer<T>>> {
   const schema = pageOf(item);
   const values: z.infer<T>[] = [];
@@ -89,7 +86,6 @@ export async function collectKept<T extends z.ZodType>(
       path,
       schema,
       query: { ...query, start, limit: want },
-      signal,
     });
     const next = page.nextPageStart ?? undefined;
     const last = page.isLastPage || next === undefined || page.values.length === 0;

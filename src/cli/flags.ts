@@ -1,3 +1,7 @@
+/**
+ * The command line: the flags `bitbucket-mcp` takes, its `--help` text, and
+ * argv parsed into {@link Flags}, a bad flag or value a startup error.
+ */
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
 import type { Confinement } from "../policy/confinement.ts";

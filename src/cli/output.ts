@@ -1,3 +1,5 @@
+/** Writing for a person on stdout and stderr, never on the JSON-RPC channel while serving. */
+
 const encoder = new TextEncoder();
 
 /** Writes a line to stdout: only for commands that print for a person, never while serving. */

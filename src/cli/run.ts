@@ -1,3 +1,7 @@
+/**
+ * The program: the command line parsed and checked, then `tools`, `check`, or
+ * serving over stdio or Streamable HTTP with the policy the flags set.
+ */
 import { serveStdio } from "../deps/mcp.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import {

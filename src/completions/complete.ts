@@ -57,7 +57,7 @@ function templateKinds(uriTemplate: string): Record<string, CompletionKind> | un
 interface Plan {
   /** Cache keys, the exact one first, then broader ones whose complete answers also serve. */
   keys: string[];
-  ask: (bitbucket: BitbucketClient, signal: AbortSignal) => Promise<Answer>;
+  ask: (bitbucket: BitbucketClient) => Promise<Answer>;
   /** 2 for a value that starts with what was typed, 1 for another match, 0 for none. */
   rank: (candidate: Candidate, typed: string) => number;
 }
@@ -117,7 +117,7 @@ function planFor(
   if (kind === "repo") {
     return {
       keys: [key("repos", project)],
-      ask: (b, signal) => repoCandidates(b, project, signal),
+      ask: (b) => repoCandidates(b, project),
       rank: byValueOrText,
     };
   }
@@ -127,13 +127,13 @@ function planFor(
     case "pull_request":
       return {
         keys: [key("pull_requests", project, repo)],
-        ask: (b, signal) => pullRequestCandidates(b, project, repo, signal),
+        ask: (b) => pullRequestCandidates(b, project, repo),
         rank: byValueOrText,
       };
     case "commit":
       return {
         keys: [key("commits", project, repo)],
-        ask: (b, signal) => commitCandidates(b, project, repo, signal),
+        ask: (b) => commitCandidates(b, project, repo),
         rank: byValueOrText,
       };
     case "ref": {
@@ -144,7 +144,7 @@ function planFor(
       }
       return {
         keys,
-        ask: (b, signal) => refCandidates(b, project, repo, typed, signal),
+        ask: (b) => refCandidates(b, project, repo, typed),
         rank: byName,
       };
     }
@@ -161,7 +161,7 @@ function planFor(
       if (dir !== "") dirs.push("");
       return {
         keys: dirs.map((d) => key("files", project, repo, at, d)),
-        ask: (b, signal) => pathCandidates(b, project, repo, at, dir, signal),
+        ask: (b) => pathCandidates(b, project, repo, at, dir),
         rank: ({ value }, t) => value.startsWith(t) ? 2 : 0,
       };
     }
@@ -174,14 +174,13 @@ async function answerFor(
   caller: string,
   cache: AnswerCache,
   bitbucket: BitbucketClient,
-  signal: AbortSignal,
 ): Promise<Answer> {
   const [exact, ...broader] = plan.keys.map((key) => `${caller}\n${key}`);
   for (const key of broader) {
     const held = await cache.peek<Answer>(key)?.catch(() => undefined);
     if (held?.complete) return held;
   }
-  return await cache.through(exact!, () => plan.ask(bitbucket, signal));
+  return await cache.through(exact!, () => plan.ask(bitbucket));
 }
 
 /** Nothing to offer. */
@@ -214,11 +213,13 @@ export function completionHandler(
     const kind = Object.hasOwn(kinds, argument.name) ? kinds[argument.name] : undefined;
     const plan = kind && planFor(kind, argument.value, params.context?.arguments ?? {});
     if (plan === undefined) return NOTHING;
-    const bitbucket = clients(ctx);
+    const client = clients(ctx);
     let answer: Answer;
     try {
-      const caller = await callerKey(ctx, bitbucket);
-      answer = await answerFor(plan, caller, cache, bitbucket, ctx.mcpReq.signal);
+      // Keyed by the caller's own client (one object per stdio server), asked through
+      // one bound to this request's signal.
+      const caller = await callerKey(ctx, client);
+      answer = await answerFor(plan, caller, cache, client.withSignal(ctx.mcpReq.signal));
     } catch (error) {
       // Nothing to complete in a project, repository or ref that is not there (or not yours).
       const absent = error instanceof BitbucketError &&

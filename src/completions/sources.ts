@@ -5,6 +5,7 @@
  * bounded page each. An answer says whether it holds everything there is, so
  * a complete answer for a broader filter can serve a narrower one.
  */
+import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import { PullRequest } from "../bitbucket/entities/pull_request.ts";
@@ -12,9 +13,9 @@ import { Branch, Tag } from "../bitbucket/entities/ref.ts";
 import { Project, Repository } from "../bitbucket/entities/repository.ts";
 import { ListedFile } from "../bitbucket/entities/source.ts";
 import { apiPath } from "../bitbucket/path.ts";
-import { type Collected, collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
-import { refsPath } from "../tools/refs/refs.ts";
-import { filesListing } from "../tools/source/files.ts";
+import { filesListing } from "../bitbucket/files.ts";
+import { collectPages, type ListingRequest, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { refsPath } from "../bitbucket/refs.ts";
 
 /** One value a completion may offer, and the text beside it the typed value may also match. */
 export interface Candidate {
@@ -29,8 +30,19 @@ export interface Answer {
   complete: boolean;
 }
 
-/** A gathered listing as an answer: each value a candidate, complete when it was the last page. */
-function answerOf<T>(page: Collected<T>, candidate: (value: T) => Candidate): Answer {
+/**
+ * The first `limit` values of the listing `request` names, parsed with
+ * `entity`, as an answer: each value a candidate, complete when the listing
+ * ended within them.
+ */
+async function answerOf<E extends z.ZodType>(
+  bitbucket: BitbucketClient,
+  { path, query }: ListingRequest,
+  entity: E,
+  limit: number,
+  candidate: (value: z.infer<E>) => Candidate,
+): Promise<Answer> {
+  const page = await collectPages(bitbucket, path, entity, { limit }, query);
   return { candidates: page.values.map(candidate), complete: page.isLastPage };
 }
 
@@ -42,48 +54,40 @@ export const COMMITS_LOOKED_AT = 100;
 export const REFS_LOOKED_AT = 100;
 
 /** The projects the caller can see, by key, with their names. */
-export async function projectCandidates(
-  bitbucket: BitbucketClient,
-  signal: AbortSignal,
-): Promise<Answer> {
-  const page = await collectPages(
-    bitbucket,
-    "/api/latest/projects",
-    Project,
-    { limit: MAX_LIMIT },
-    {},
-    signal,
-  );
-  return answerOf(page, (p) => ({ value: p.key, text: p.name }));
+export function projectCandidates(bitbucket: BitbucketClient): Promise<Answer> {
+  const request = { path: "/api/latest/projects" };
+  return answerOf(bitbucket, request, Project, MAX_LIMIT, (p) => ({ value: p.key, text: p.name }));
 }
 
 /** A project's repositories, by slug, with their names. */
-export async function repoCandidates(
-  bitbucket: BitbucketClient,
-  project: string,
-  signal: AbortSignal,
-): Promise<Answer> {
-  const path = apiPath`/api/latest/projects/${project}/repos`;
-  const page = await collectPages(bitbucket, path, Repository, { limit: MAX_LIMIT }, {}, signal);
-  return answerOf(page, (r) => ({ value: r.slug, text: r.name }));
+export function repoCandidates(bitbucket: BitbucketClient, project: string): Promise<Answer> {
+  const request = { path: apiPath`/api/latest/projects/${project}/repos` };
+  return answerOf(
+    bitbucket,
+    request,
+    Repository,
+    MAX_LIMIT,
+    (r) => ({ value: r.slug, text: r.name }),
+  );
 }
 
 /** A repository's open pull requests, newest first, by id, with their titles. */
-export async function pullRequestCandidates(
+export function pullRequestCandidates(
   bitbucket: BitbucketClient,
   project: string,
   repo: string,
-  signal: AbortSignal,
 ): Promise<Answer> {
-  const page = await collectPages(
+  const request = {
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+    query: { state: "OPEN" },
+  };
+  return answerOf(
     bitbucket,
-    apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+    request,
     PullRequest,
-    { limit: PULL_REQUESTS_LOOKED_AT },
-    { state: "OPEN" },
-    signal,
+    PULL_REQUESTS_LOOKED_AT,
+    (pr) => ({ value: String(pr.id), text: pr.title }),
   );
-  return answerOf(page, (pr) => ({ value: String(pr.id), text: pr.title }));
 }
 
 /** The branches, then the tags, whose names contain `filter` (Bitbucket's filter), by name. */
@@ -92,13 +96,12 @@ export async function refCandidates(
   project: string,
   repo: string,
   filter: string,
-  signal: AbortSignal,
 ): Promise<Answer> {
   const query = { filterText: filter === "" ? undefined : filter };
   const paging = { limit: REFS_LOOKED_AT };
   const [branches, tags] = await Promise.all([
-    collectPages(bitbucket, refsPath(project, repo, "branches"), Branch, paging, query, signal),
-    collectPages(bitbucket, refsPath(project, repo, "tags"), Tag, paging, query, signal),
+    collectPages(bitbucket, refsPath(project, repo, "branches"), Branch, paging, query),
+    collectPages(bitbucket, refsPath(project, repo, "tags"), Tag, paging, query),
   ]);
   const names = [...branches.values, ...tags.values].map((ref) => ref.displayId);
   return {
@@ -108,33 +111,28 @@ export async function refCandidates(
 }
 
 /** The files under `dir` (the whole repository when empty) at `at`, as paths from the root. */
-export async function pathCandidates(
+export function pathCandidates(
   bitbucket: BitbucketClient,
   project: string,
   repo: string,
   at: string | undefined,
   dir: string,
-  signal: AbortSignal,
 ): Promise<Answer> {
-  const { path, query } = filesListing(project, repo, dir === "" ? undefined : dir, at);
-  const page = await collectPages(bitbucket, path, ListedFile, { limit: MAX_LIMIT }, query, signal);
-  return answerOf(page, (file) => ({ value: dir === "" ? file : `${dir}/${file}` }));
+  const request = filesListing(project, repo, dir === "" ? undefined : dir, at);
+  return answerOf(bitbucket, request, ListedFile, MAX_LIMIT, (file) => ({
+    value: dir === "" ? file : `${dir}/${file}`,
+  }));
 }
 
 /** The newest commits of the default branch, by full id, with their messages. */
-export async function commitCandidates(
+export function commitCandidates(
   bitbucket: BitbucketClient,
   project: string,
   repo: string,
-  signal: AbortSignal,
 ): Promise<Answer> {
-  const page = await collectPages(
-    bitbucket,
-    apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
-    Commit,
-    { limit: COMMITS_LOOKED_AT },
-    {},
-    signal,
-  );
-  return answerOf(page, (c) => ({ value: c.id, text: c.message?.split("\n")[0] }));
+  const request = { path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits` };
+  return answerOf(bitbucket, request, Commit, COMMITS_LOOKED_AT, (c) => ({
+    value: c.id,
+    text: c.message?.split("\n")[0],
+  }));
 }

@@ -8,7 +8,7 @@
  * under {@link audited}.
  */
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
-import { type Registration, registrationOf } from "./registration.ts";
+import { type Registration, registrationOf } from "./sdk_registration.ts";
 import { audited, type AuditLog, recordRefusal } from "./audit.ts";
 
 type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };

@@ -6,7 +6,7 @@
  * (search_repositories without a project, list_projects) filtered to it.
  */
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
-import { type Registration, registrationOf } from "./registration.ts";
+import { type Registration, registrationOf } from "./sdk_registration.ts";
 import type { JsonSchema } from "../tools/kit/published_schema.ts";
 import type { Confinement } from "./confinement.ts";
 
@@ -69,15 +69,15 @@ export function confineRegistration(
       ...inner,
       validate: (value: unknown) => {
         if (typeof value !== "object" || value === null) return inner.validate(value);
-        const bounded = confinement.bound(
+        const confined = confinement.bound(
           value as Record<string, unknown>,
           takes,
           keep !== undefined,
         );
-        if ("refused" in bounded) {
-          return { issues: [{ message: `Cannot call ${name}: ${bounded.refused}` }] };
+        if ("refused" in confined) {
+          return { issues: [{ message: `Cannot call ${name}: ${confined.refused}` }] };
         }
-        return inner.validate(bounded.args);
+        return inner.validate(confined.args);
       },
       jsonSchema: { input: shown("input"), output: shown("output") },
     },

@@ -23,14 +23,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "../deps/mcp.ts";
+import type { Confirmation } from "../tools/kit/define.ts";
 import type { ConfirmationOutcome } from "./audit.ts";
-
-/** What the person is asked: the sentence, and the version of what it acts on, if it has one. */
-export interface Confirmation {
-  message: string;
-  /** Bitbucket's version of the pull request (or other entity) the person saw; the write uses it. */
-  version?: number;
-}
 
 /** How long a confirmation state stays valid. */
 export const STATE_TTL_SECONDS = 300;

@@ -6,22 +6,15 @@
  * process and added as they are to every server instance (HTTP builds one per
  * request), so an instance costs the SDK's bookkeeping alone.
  */
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  InputRequiredResult,
-  McpServer,
-  ServerContext,
-  StandardSchemaWithJSON,
-} from "../deps/mcp.ts";
+import type { ServerContext } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
-import type { Tool, ToolConfig, ToolContext, ToolEntry } from "../tools/kit/define.ts";
-import type { CallRecorder } from "./audit.ts";
+import type { Tool, ToolContext, ToolEntry } from "../tools/kit/define.ts";
 import { auditRegistration } from "./audited_registration.ts";
 import { type CallPolicy, CAUTIOUS, confirmationsOf } from "./call_policy.ts";
 import { confineRegistration } from "./confined_registration.ts";
 import { withinConfinement } from "./confinement.ts";
 import { guardedCall } from "./confirmation.ts";
+import { type Registration, registrationOf } from "./sdk_registration.ts";
 
 /**
  * Where a call's Bitbucket client comes from, asked when the call runs: the
@@ -29,48 +22,6 @@ import { guardedCall } from "./confirmation.ts";
  * request the call arrived in (`ctx.http.authInfo`).
  */
 export type ClientSource = (ctx: ServerContext) => BitbucketClient;
-
-/**
- * A tool call as the SDK makes it, once `args` passed the input schema;
- * `connection` gives the capabilities the client declared at initialize
- * (2025 era), which the context does not carry; `recorder`, under an audit
- * log, takes the call's Bitbucket requests and confirmation outcome.
- */
-export type ToolCallback = (
-  args: unknown,
-  ctx: ServerContext,
-  connection: () => ClientCapabilities | undefined,
-  recorder?: CallRecorder,
-) => Promise<CallToolResult | InputRequiredResult>;
-
-/** One tool as the SDK registers it: its config and its callback. */
-export interface Registration {
-  readonly name: string;
-  readonly config: ToolConfig;
-  readonly callback: ToolCallback;
-  /** Registers the tool on `server`. */
-  addTo(server: McpServer): void;
-}
-
-/** The registration of `name` with this config and callback. */
-export function registrationOf(
-  name: string,
-  config: ToolConfig,
-  callback: ToolCallback,
-): Registration {
-  return {
-    name,
-    config,
-    callback,
-    addTo(server) {
-      server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
-        name,
-        config,
-        (args, ctx) => callback(args, ctx, () => server.server.getClientCapabilities()),
-      );
-    },
-  };
-}
 
 /** Whether a call of `tool` is held for the person under `policy`. */
 function asks(tool: Tool, policy: CallPolicy): boolean {
@@ -90,9 +41,8 @@ export function toolRegistration(
   return registrationOf(entry.name, entry.config, async (args, ctx, connection, recorder) => {
     const tool = await entry.load();
     const client = clients(ctx);
-    const signal = ctx.mcpReq.signal;
-    const bitbucket = (recorder ? client.observed(recorder.request) : client).withSignal(signal);
-    const toolCtx: ToolContext = { bitbucket, signal };
+    const observed = recorder ? client.observed(recorder.request) : client;
+    const toolCtx: ToolContext = { bitbucket: observed.withSignal(ctx.mcpReq.signal) };
     if (!asks(tool, policy)) return await tool.call(args, toolCtx);
     return await guardedCall({
       tool: tool.name,

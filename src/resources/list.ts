@@ -8,7 +8,7 @@ import type { Resource } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { PullRequest } from "../bitbucket/entities/pull_request.ts";
-import { dashboardPullRequests } from "../tools/pull_requests/pull_requests.ts";
+import { dashboardPullRequests } from "../bitbucket/pull_requests.ts";
 import { resourceUri, templateOf } from "./templates.ts";
 
 /** How many pull requests of each role are listed. */
@@ -41,17 +41,11 @@ function listed(pr: z.infer<typeof PullRequest>, role: "AUTHOR" | "REVIEWER"): R
 /** The caller's open pull requests, then their review queue; a pull request in both is listed once. */
 export async function listPullRequestResources(
   bitbucket: BitbucketClient,
-  signal: AbortSignal,
 ): Promise<{ resources: Resource[] }> {
   const roles = ["AUTHOR", "REVIEWER"] as const;
   const pages = await Promise.all(
     roles.map((role) =>
-      dashboardPullRequests(
-        bitbucket,
-        { state: "OPEN", role },
-        { limit: LISTED_PER_ROLE },
-        signal,
-      )
+      dashboardPullRequests(bitbucket, { state: "OPEN", role }, { limit: LISTED_PER_ROLE })
     ),
   );
   const byUri = new Map<string, Resource>();

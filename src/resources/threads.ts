@@ -103,14 +103,12 @@ export async function openThreads(
   project: string,
   repo: string,
   prId: number,
-  signal: AbortSignal,
 ): Promise<string> {
   const page = await listThreads(
     bitbucket,
     prPath(project, repo, prId, "/activities"),
     { limit: MAX_THREADS },
     (thread) => isOpen(thread.comment),
-    signal,
   );
   const title = `Open threads of pull request #${prId} in ${project}/${repo}`;
   return threadsMarkdown(title, page.values, !page.isLastPage);

@@ -12,7 +12,7 @@
  * `%2E%2E` silently); completions likewise, since the SDK's completion
  * callbacks get no request context and so no caller.
  */
-import type { McpServer, McpServerOptions } from "../deps/mcp.ts";
+import type { McpServer, McpServerOptions, ServerContext } from "../deps/mcp.ts";
 import type { ClientSource } from "../policy/registration.ts";
 import { AnswerCache } from "../completions/cache.ts";
 import type { CompletionKind } from "../completions/complete.ts";
@@ -34,8 +34,8 @@ function outside(what: string, refused: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot ${what}: ${refused}`);
 }
 
-/** `args` bounded by `confinement` (filled in, or a -32602 error naming what is allowed). */
-function bounded(
+/** `args` within `confinement` (filled in, or a -32602 error naming what is allowed). */
+function confinedArgs(
   confinement: Confinement | undefined,
   what: string,
   args: Record<string, unknown> | undefined,
@@ -90,6 +90,8 @@ export function serverFeatures(
   exposed: Iterable<string>,
   confinement?: Confinement,
 ): Features {
+  /** The request's Bitbucket client, its every request cancelled with the request. */
+  const bitbucketFor = (ctx: ServerContext) => clients(ctx).withSignal(ctx.mcpReq.signal);
   const prompts = offeredPrompts(new Set(exposed));
   const promptArguments = new Map<string, Record<string, CompletionKind>>(
     prompts.filter((p) => p.aboutPullRequest).map((p) => [p.name, PR_PROMPT_ARGUMENTS]),
@@ -122,7 +124,7 @@ export function serverFeatures(
       low.setRequestHandler("resources/templates/list", () => templates);
       low.setRequestHandler("resources/list", async (_request, ctx) => {
         const { listPullRequestResources } = await listing();
-        const listed = await listPullRequestResources(clients(ctx), ctx.mcpReq.signal);
+        const listed = await listPullRequestResources(bitbucketFor(ctx));
         if (!confinement) return listed;
         const { parseResourceUri } = await parsing();
         const resources = listed.resources.filter((resource) => {
@@ -134,12 +136,12 @@ export function serverFeatures(
       low.setRequestHandler("resources/read", async ({ params }, ctx) => {
         // Parsed before anything else: a bad URI never reaches Bitbucket.
         const target = (await parsing()).parseResourceUri(params.uri);
-        bounded(confinement, `read ${params.uri}`, { project: target.project, repo: target.repo });
-        const { readResource } = await reading();
-        return await readResource(params.uri, target, {
-          bitbucket: clients(ctx),
-          signal: ctx.mcpReq.signal,
+        confinedArgs(confinement, `read ${params.uri}`, {
+          project: target.project,
+          repo: target.repo,
         });
+        const { readResource } = await reading();
+        return await readResource(params.uri, target, bitbucketFor(ctx));
       });
       low.setRequestHandler("completion/complete", async (request, ctx) => {
         return await (await complete())(request, ctx);
@@ -157,7 +159,7 @@ export function serverFeatures(
           );
         }
         if (!prompt.aboutPullRequest) return promptResult(prompt, undefined);
-        const args = bounded(confinement, `get prompt ${prompt.name}`, params.arguments);
+        const args = confinedArgs(confinement, `get prompt ${prompt.name}`, params.arguments);
         const pr = (await checking()).prPromptArguments(prompt.name, args);
         return promptResult(prompt, pr);
       });

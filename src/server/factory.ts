@@ -8,7 +8,8 @@ import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import { type CallPolicy, CAUTIOUS } from "../policy/call_policy.ts";
 import { type Confinement, confinementInstructions } from "../policy/confinement.ts";
-import { type Registration, registrations } from "../policy/registration.ts";
+import { registrations } from "../policy/registration.ts";
+import type { Registration } from "../policy/sdk_registration.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * Giving memory back while the server is idle: one full garbage collection
+ * once Bitbucket requests have stopped for a while.
+ */
 import v8 from "node:v8";
 import vm from "node:vm";
 

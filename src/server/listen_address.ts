@@ -1,4 +1,5 @@
 /** Where the HTTP mode listens, and how such an address is written. */
+
 /** Where the HTTP mode listens. */
 export interface ListenAddress {
   /** A host name or IP address, IPv6 without brackets (as `Deno.serve` takes it). */

@@ -32,7 +32,9 @@ Deno.test("README.md and docs/tools.md hold what `deno task docs` writes from th
   assert.deepEqual(rendered.map((r) => r.target.file), ["README.md", TOOLS_PAGE]);
   for (const { target, before, after } of rendered) {
     if (after !== before) {
-      assert.fail(`${target.file} is out of date: run \`deno task docs\`\n${diffLines(after, before)}`);
+      assert.fail(
+        `${target.file} is out of date: run \`deno task docs\`\n${diffLines(after, before)}`,
+      );
     }
   }
 });
@@ -87,7 +89,10 @@ Deno.test("docs/tools.md names, for every tool, the file under src/tools/ whose 
 const sources: SourceFile[] = [
   { path: "src/tools/a/one.ts", text: 'defineTool({ name: "list_things_old" })' },
   { path: "src/tools/a/two.ts", text: 'defineTool({ name: "list_things" })' },
-  { path: "src/tools/b/three.ts", text: 'defineTool({ name: "twice" }); defineTool({ name: "twice" })' },
+  {
+    path: "src/tools/b/three.ts",
+    text: 'defineTool({ name: "twice" }); defineTool({ name: "twice" })',
+  },
   { path: "src/tools/b/four.ts", text: 'const x = { name: "spread" };' },
   { path: "src/tools/c/five.ts", text: 'defineTool({ name: "spread" })' },
 ];

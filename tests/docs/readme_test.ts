@@ -1,38 +1,102 @@
+/**
+ * The README tells a new user the truth: its first commands are the demo and
+ * CI's tests, its client snippets run, and every flag and variable the CLI
+ * knows is documented (in docs/configuration.md).
+ */
 import assert from "node:assert/strict";
-import { USAGE } from "../src/cli/flags.ts";
-import { ENV_VARS } from "../src/config.ts";
+import { USAGE } from "../../src/cli/flags.ts";
+import { ENV_VARS } from "../../src/config.ts";
+import { docsPages, fences, readRepoFile, section, tableRows } from "./markdown.ts";
 
-const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
+const README = readRepoFile("README.md");
+const CONFIGURATION = readRepoFile("docs/configuration.md");
+const CI = readRepoFile(".ci/run");
 
-Deno.test("README documents every flag and environment variable the CLI knows", () => {
-  for (const flag of new Set(USAGE.match(/--[a-z-]+/g))) {
-    assert.ok(README.includes(`\`${flag}`), `README documents ${flag}`);
-  }
-  for (const name of ENV_VARS) {
-    assert.ok(README.includes(`\`${name}\``), `README documents ${name}`);
+/** The backquoted names (`--flag`, `VARIABLE`) of the first cells of a section's table. */
+function firstCellNames(markdown: string, heading: string, pattern: RegExp): Set<string> {
+  return new Set(
+    tableRows(section(markdown, heading)).flatMap((cells) =>
+      [...cells[0]!.matchAll(/`([^`]+)`/g)].map((m) => pattern.exec(m[1]!)?.[0] ?? m[1]!)
+    ),
+  );
+}
+
+/** The flags `--help` lists, one per entry of its Flags section (`-h, --help` as `--help`). */
+function helpFlags(): Set<string> {
+  const flags = USAGE.slice(USAGE.indexOf("\nFlags:\n"), USAGE.indexOf("\nEnvironment:\n"));
+  return new Set([...flags.matchAll(/^ {2}(?:-[a-zA-Z], )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!));
+}
+
+Deno.test("docs/configuration.md's Flags table has a row for each flag --help lists, and no other", () => {
+  const help = helpFlags();
+  assert.ok(help.size > 10, `--help lists its flags (${[...help].join(" ")})`);
+  assert.deepEqual(firstCellNames(CONFIGURATION, "Flags", /^--[a-z][a-z-]*/), help);
+});
+
+Deno.test("docs/configuration.md's Environment table has a row for each variable the server reads, and no other", () => {
+  assert.deepEqual(firstCellNames(CONFIGURATION, "Environment", /^\S+/), new Set(ENV_VARS));
+});
+
+Deno.test("docs/configuration.md documents every flag --help mentions, its own or deno's", () => {
+  for (const flag of new Set(USAGE.match(/--[a-z][a-z-]*/g))) {
+    assert.ok(CONFIGURATION.includes(`\`${flag}`), `docs/configuration.md documents ${flag}`);
   }
 });
 
-Deno.test("README's test command is the one CI runs", () => {
-  const ci = Deno.readTextFileSync(new URL("../.ci/run", import.meta.url));
-  assert.ok(README.includes("deno task test"));
-  assert.ok(ci.includes("deno task test"));
+/** The task a shell line runs with `deno task <name>` (Deno from npm or not); undefined when none. */
+function taskOf(line: string): string | undefined {
+  return /\bdeno(?:@[\w.-]+)? task ([\w:-]+)/.exec(line)?.[1];
+}
+
+/** The one task .ci/run runs, from its commands (comments left out). */
+function ciTask(): string {
+  const tasks = CI.split("\n")
+    .filter((line) => !line.trimStart().startsWith("#"))
+    .flatMap((line) => taskOf(line) ?? []);
+  assert.equal(tasks.length, 1, `.ci/run runs one deno task (${tasks.join(", ")})`);
+  return tasks[0]!;
+}
+
+/** The README's first sh block, before any section, as command lines with their comments apart. */
+function leadingCommands(): { command: string; comment: string }[] {
+  const first = fences(README).find((fence) => fence.lang === "sh");
+  assert.ok(first, "README has an sh block");
+  assert.ok(
+    README.split("\n").slice(0, first.line).every((line) => !line.startsWith("## ")),
+    "the first sh block comes before any section",
+  );
+  return first.body.trim().split("\n").map((line) => {
+    const m = /^(.*?)\s+#\s*(.*)$/.exec(line);
+    return m ? { command: m[1]!, comment: m[2]! } : { command: line.trim(), comment: "" };
+  });
+}
+
+Deno.test("README's test command runs the task CI runs", () => {
+  const tests = leadingCommands().filter((c) => /\btests?\b/i.test(c.comment));
+  assert.equal(tests.length, 1, "the README's first sh block gives one command for the tests");
+  const task = taskOf(tests[0]!.command);
+  assert.ok(task, `the README's test command runs a deno task: ${tests[0]!.command}`);
+  assert.equal(task, ciTask(), "the README's test command and .ci/run run the same task");
+  const { tasks } = JSON.parse(readRepoFile("deno.json"));
+  assert.ok(tasks[task], `deno.json has the task ${task}`);
+});
+
+Deno.test("docs/development.md's test command runs the task CI runs", () => {
+  const test = section(readRepoFile("docs/development.md"), "Test");
+  const block = fences(test).find((fence) => fence.lang === "sh");
+  assert.ok(block, "the Test section has an sh block");
+  assert.deepEqual(block.body.trim().split("\n").map(taskOf), [ciTask()]);
 });
 
 Deno.test("README leads with two commands, the demo and the tests, both through Deno from npm at CI's version", () => {
-  const firstBlock = /```sh\n([\s\S]*?)```/.exec(README);
-  assert.ok(
-    firstBlock && firstBlock.index < README.indexOf("\n## "),
-    "a command block before any section",
-  );
-  const commands = firstBlock[1]!.trim().split("\n").map((line) => line.replace(/\s+#.*$/, ""));
-  const ci = Deno.readTextFileSync(new URL("../.ci/run", import.meta.url));
-  const version = /^DENO_VERSION=(\S+)$/m.exec(ci)?.[1];
+  const commands = leadingCommands().map((c) => c.command);
+  const version = /^DENO_VERSION=(\S+)$/m.exec(CI)?.[1];
+  assert.ok(version, ".ci/run pins a Deno version");
   assert.deepEqual(commands, [
     `npx -y deno@${version} task demo`,
     `npx -y deno@${version} task test`,
   ]);
-  const { tasks } = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  const { tasks } = JSON.parse(readRepoFile("deno.json"));
   assert.ok(tasks.demo && tasks.test, "both tasks exist");
 });
 
@@ -85,7 +149,7 @@ function checkArgs(where: string, args: readonly string[], denoFlags: Set<string
 
 Deno.test("README's client snippets: every JSON snippet parses and names only real flags and variables, with no token in the arguments", () => {
   const denoFlags = denoRunFlags();
-  const snippets = [...README.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+  const snippets = fences(README).filter((f) => f.lang === "json").map((f) => JSON.parse(f.body));
   let stdioEntries = 0;
   for (const snippet of snippets) {
     const servers: Record<string, ServerEntry> = snippet.mcpServers ?? snippet.servers;
@@ -113,4 +177,20 @@ Deno.test("README's Claude Code command passes the token with --env and runs den
   const [claudePart, serverPart] = line.split(" -- ");
   assert.match(claudePart!, /--env BITBUCKET_TOKEN="\$BITBUCKET_TOKEN"/);
   checkArgs("claude mcp add", serverPart!.trim().split(/\s+/).slice(1), denoRunFlags());
+});
+
+Deno.test("docs pages' JSON blocks parse, and docs/http.md's client entry sends the token as a Bearer header to /mcp", () => {
+  const http = fences(readRepoFile("docs/http.md")).filter((f) => f.lang === "json");
+  assert.equal(http.length, 1, "docs/http.md has one client snippet");
+  const entries: ServerEntry[] = Object.values(JSON.parse(http[0]!.body).mcpServers ?? {});
+  assert.equal(entries.length, 1, "one server entry");
+  const entry = entries[0] as ServerEntry & { url?: string; headers?: Record<string, string> };
+  assert.equal(entry.type, "http");
+  assert.match(entry.url ?? "", /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  assert.match(entry.headers?.Authorization ?? "", /^Bearer \S+$/);
+  for (const page of docsPages()) {
+    for (const fence of fences(readRepoFile(page)).filter((f) => f.lang === "json")) {
+      assert.doesNotThrow(() => JSON.parse(fence.body), `${page}:${fence.line}: the JSON parses`);
+    }
+  }
 });

@@ -1,4 +1,8 @@
-import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
+import {
+  type FixtureBitbucket,
+  type Route,
+  startFixtureBitbucket,
+} from "../../testing/fixture_bitbucket.ts";
 
 /** A fixture Bitbucket holding exactly `routes`, closed on `await using` disposal. */
 export function fixtureWith(routes: Route[]): FixtureBitbucket & AsyncDisposable {

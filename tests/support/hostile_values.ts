@@ -2,7 +2,7 @@
  * Argument values a careless or hostile caller might send: a fixed corpus of
  * known troublemakers, and seeded random strings, numbers and shapes.
  */
-import type { Prng } from "./prng.ts";
+import type { Prng } from "../../testing/prng.ts";
 
 /** Longer than any text argument may be (the longest allowed is 65,536 characters). */
 export const OVER_LONG = "x".repeat(65_537);

@@ -11,8 +11,12 @@ import { selectTools } from "../../src/policy/selection.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { Confirmations } from "../../src/policy/confirmation.ts";
-import { MAIN } from "./spawn.ts";
-import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
+import { MAIN } from "../../testing/spawn.ts";
+import {
+  type FixtureBitbucket,
+  type Route,
+  startFixtureBitbucket,
+} from "../../testing/fixture_bitbucket.ts";
 
 /** The HTTP mode on 127.0.0.1 (a free port), in process, in front of a fresh fixture Bitbucket. */
 export interface HttpHarness {
@@ -137,14 +141,6 @@ export interface SpawnedHttpServer {
   url: URL;
   /** Sends SIGTERM and waits for the exit status and everything the server printed. */
   stop(): Promise<{ code: number; stdout: string; stderr: string }>;
-}
-
-/** A port that was free a moment ago, for a permission scoped to one listen address. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /**

@@ -4,7 +4,7 @@
  * segment for a single-segment value, any number for a value with `/`).
  * Anything a tool requests must match one of them.
  */
-import type { ContractCase } from "../cases/types.ts";
+import type { ContractCase } from "../../testing/cases/types.ts";
 
 /** A wildcard in place of an argument: one segment (possibly with a literal suffix such as `.diff`) or several. */
 type Wild = { span: "one"; suffix: string } | { span: "many" };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import type { Tool } from "../../src/tools/kit/define.ts";
-import { toolArguments } from "../cases/mod.ts";
+import { toolArguments } from "../../testing/cases/mod.ts";
 
 /** A tools/call result as any SDK generation (or a raw exchange) hands it back. */
 export interface AnyCallResult {

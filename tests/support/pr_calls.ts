@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { firstText, type Harness } from "./harness.ts";
+import { firstText, type Harness } from "../../testing/harness.ts";
 
 /** The arguments naming pull request #42 in PROJ/web. */
 export const ARGS = { project: "PROJ", repo: "web", pr_id: 42 };

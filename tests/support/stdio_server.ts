@@ -1,5 +1,5 @@
-import { MAIN, scopedPermissions } from "./spawn.ts";
-import { TEST_TOKEN } from "./harness.ts";
+import { MAIN, scopedPermissions } from "../../testing/spawn.ts";
+import { TEST_TOKEN } from "../../testing/harness.ts";
 
 /** How any stdio MCP client (any SDK generation, or a raw pipe) starts the real server. */
 export interface StdioServerParams {

@@ -18,9 +18,9 @@ import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
 import type { ToolEntry } from "../../src/tools/kit/define.ts";
 import { MANIFEST_TOOLS, TOOLSET_NAMES } from "../../src/tools/manifest.ts";
 import { MANIFEST_FILE, renderManifest } from "../../src/tools/manifest_record.ts";
-import { refs } from "../cases/refs.ts";
-import { startFixtureBitbucket } from "../support/fixture_bitbucket.ts";
-import { TEST_TOKEN } from "../support/harness.ts";
+import { refs } from "../../testing/cases/refs.ts";
+import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
+import { TEST_TOKEN } from "../../testing/harness.ts";
 import { diffLines } from "../support/line_diff.ts";
 
 Deno.test("manifest: the generated manifest is the catalogue's", async () => {

@@ -7,13 +7,7 @@
 import type { BitbucketClient, Query } from "../client.ts";
 import { Change, pathText } from "../entities/pull_request.ts";
 import { collectPages, MAX_LIMIT } from "../paging.ts";
-import {
-  type BoundedDiff,
-  cutDiff,
-  fileDiff,
-  LOOKAHEAD_BYTES,
-  PATH_SCAN_BYTES,
-} from "./unified.ts";
+import { type CappedDiff, cutDiff, fileDiff, LOOKAHEAD_BYTES, PATH_SCAN_BYTES } from "./unified.ts";
 
 /** Where one diff's bytes come from, and what it is, for messages. */
 export interface DiffSource {
@@ -29,12 +23,12 @@ export interface DiffSource {
   hint: string;
 }
 
-/** The diff `source` gives: one file's (by new or old path), or the whole cut at `maxBytes`. */
-export async function boundedDiff(
+/** The diff `source` gives: one file's (by new or old path), or the whole, held to `maxBytes`. */
+export async function readCappedDiff(
   source: DiffSource,
   path: string | undefined,
   maxBytes: number,
-): Promise<BoundedDiff> {
+): Promise<CappedDiff> {
   const read = await source.read(path === undefined ? maxBytes + LOOKAHEAD_BYTES : PATH_SCAN_BYTES);
   if (path !== undefined) {
     const one = fileDiff(read.bytes, read.complete, path, maxBytes);
@@ -62,8 +56,7 @@ export async function changedPaths(
   bitbucket: BitbucketClient,
   path: string,
   query: Query,
-  signal: AbortSignal,
 ): Promise<string[]> {
-  const page = await collectPages(bitbucket, path, Change, { limit: MAX_LIMIT }, query, signal);
+  const page = await collectPages(bitbucket, path, Change, { limit: MAX_LIMIT }, query);
   return page.values.map((c) => pathText(c.path));
 }

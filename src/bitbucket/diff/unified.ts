@@ -19,8 +19,11 @@ export interface DiffSection {
   text: string;
 }
 
-/** A diff as a tool returns it: whole, or cut with the files it left out or cut short. */
-export interface BoundedDiff {
+/**
+ * A diff held to a byte cap, as a tool returns it: whole, or cut at the cap
+ * with the files it left out or cut short.
+ */
+export interface CappedDiff {
   diff: string;
   truncated: boolean;
   omittedFiles?: string[];
@@ -113,7 +116,7 @@ export function fileDiff(
   complete: boolean,
   file: string,
   max: number,
-): BoundedDiff | undefined {
+): CappedDiff | undefined {
   const sections = splitDiff(decode(bytes));
   const hits = sections.filter((s) => s.file === file || s.oldFile === file);
   if (hits.length === 0) return undefined;

@@ -1,3 +1,7 @@
+/**
+ * Build statuses, their counts, and the required-builds merge checks, as Bitbucket
+ * sends them (parsed tolerantly: a field a later Bitbucket adds or drops breaks nothing).
+ */
 import { z } from "../../deps/zod.ts";
 
 /** The states Bitbucket accepts for a build status, in the order tools list them. */

@@ -1,3 +1,4 @@
+/** Commits and the people on them, as Bitbucket sends them. */
 import { z } from "../../deps/zod.ts";
 
 /** A commit's author or committer (RestPerson). */

@@ -1,3 +1,7 @@
+/**
+ * Bitbucket's JSON diff (commits/{id}/diff, compare/diff): files, hunks,
+ * segments and lines, as the server sends them.
+ */
 import { z } from "../../deps/zod.ts";
 import { RestPath } from "./pull_request.ts";
 

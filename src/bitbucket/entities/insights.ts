@@ -1,3 +1,4 @@
+/** Code Insights reports and annotations on a commit, as Bitbucket sends them. */
 import { z } from "../../deps/zod.ts";
 
 /**

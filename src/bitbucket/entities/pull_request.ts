@@ -1,3 +1,7 @@
+/**
+ * Pull requests, their refs, participants, changes, merge status and settings,
+ * as Bitbucket sends them.
+ */
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "./user.ts";
 

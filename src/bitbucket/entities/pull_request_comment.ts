@@ -1,3 +1,7 @@
+/**
+ * Pull request comments, where inline ones sit, and the activities that carry
+ * them, as Bitbucket sends them (servers differ on where an anchor is put).
+ */
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "./user.ts";
 import { Commit } from "./commit.ts";

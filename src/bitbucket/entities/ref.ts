@@ -1,3 +1,4 @@
+/** Branches and tags, as Bitbucket sends them. */
 import { z } from "../../deps/zod.ts";
 
 /** A branch (RestBranch). Servers send `isDefault`; the spec names it `default`: both are read. */

@@ -1,3 +1,4 @@
+/** Projects and repositories, as Bitbucket sends them. */
 import { z } from "../../deps/zod.ts";
 
 /** A project (RestProject), as embedded in repositories or listed on its own. */

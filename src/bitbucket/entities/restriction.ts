@@ -1,3 +1,4 @@
+/** Branch permissions (ref restrictions), as Bitbucket sends them. */
 import { z } from "../../deps/zod.ts";
 import { RefMatcher } from "./build.ts";
 

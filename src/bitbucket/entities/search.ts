@@ -1,3 +1,4 @@
+/** Code search answers, as Bitbucket's search server sends them. */
 import { z } from "../../deps/zod.ts";
 
 /** A line of a code search hit, its matches marked up with `<em>` and HTML-escaped. */

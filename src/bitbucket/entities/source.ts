@@ -1,3 +1,7 @@
+/**
+ * A repository's files as Bitbucket lists and describes them: listings, sizes,
+ * blame and the last commit per file.
+ */
 import { z } from "../../deps/zod.ts";
 import { Commit } from "./commit.ts";
 

@@ -1,3 +1,4 @@
+/** Bitbucket users, as the REST API sends them. */
 import { z } from "../../deps/zod.ts";
 
 /** A Bitbucket user as the REST API returns it (RestApplicationUser). */

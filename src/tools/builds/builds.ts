@@ -1,3 +1,4 @@
+/** Build results and Code Insights on commits, and the builds a repository requires before a merge. */
 import { z } from "../../deps/zod.ts";
 import {
   BUILD_STATES,
@@ -17,9 +18,9 @@ import {
   RepoArgs,
   textArg,
 } from "../kit/args.ts";
-import { fullCommitId } from "../../bitbucket/commit_id.ts";
+import { fullCommitId } from "../../bitbucket/commits.ts";
 import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
-import { listing } from "../kit/list_tool.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import { AnnotationOut, annotationOut } from "./_annotation_shape.ts";
 import {
   BuildStatusOut,
@@ -31,23 +32,23 @@ import {
 } from "../kit/shapes/build.ts";
 import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
 
-/** Lists every build status reported on a commit. */
-export const getBuildStatus = defineTool({
+export const getBuildStatus = defineListTool({
   name: "get_build_status",
   toolset: "builds",
   title: "Get build statuses",
   description: "Every build status reported on a commit.",
-  access: READ_ONLY,
   input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
-  output: pagedOutput("buildStatuses", BuildStatusOut),
+  key: "buildStatuses",
+  item: BuildStatusOut,
+  entity: BuildStatus,
+  map: buildStatusOut,
   // Only the deprecated server-wide resource lists every status of a commit: the
   // repository-scoped `.../commits/{commitId}/builds` GET returns one status and requires its key.
-  handler: listing("buildStatuses", BuildStatus, buildStatusOut, ({ commit_id }) => ({
+  request: ({ commit_id }) => ({
     path: apiPath`/build-status/latest/commits/${commit_id.toLowerCase()}`,
-  })),
+  }),
 });
 
-/** Counts a commit's builds by state. */
 export const getBuildSummary = defineTool({
   name: "get_build_summary",
   toolset: "builds",
@@ -64,11 +65,10 @@ export const getBuildSummary = defineTool({
       unknown: z.number().int(),
     }),
   }),
-  async handler({ commit_id }, { bitbucket, signal }) {
+  async handler({ commit_id }, { bitbucket }) {
     const { body: stats } = await bitbucket.request({
       path: apiPath`/build-status/latest/commits/stats/${commit_id.toLowerCase()}`,
       schema: BuildStats,
-      signal,
     });
     return {
       buildSummary: {
@@ -82,46 +82,41 @@ export const getBuildSummary = defineTool({
   },
 });
 
-/** Lists the required-builds merge checks of a repository. */
-export const listRequiredBuilds = defineTool({
+export const listRequiredBuilds = defineListTool({
   name: "list_required_builds",
   toolset: "builds",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",
-  access: READ_ONLY,
   input: RepoArgs.extend(PagingArgs.shape),
-  output: pagedOutput("requiredBuilds", RequiredBuildOut),
-  handler: listing("requiredBuilds", RequiredBuildCondition, requiredBuildOut, (args) => ({
-    path: apiPath`/required-builds/latest/projects/${args.project}/repos/${args.repo}/conditions`,
-  })),
+  key: "requiredBuilds",
+  item: RequiredBuildOut,
+  entity: RequiredBuildCondition,
+  map: requiredBuildOut,
+  request: ({ project, repo }) => ({
+    path: apiPath`/required-builds/latest/projects/${project}/repos/${repo}/conditions`,
+  }),
 });
 
-/** Lists the Code Insights reports on a commit. */
-export const listCodeInsightsReports = defineTool({
+export const listCodeInsightsReports = defineListTool({
   name: "list_code_insights_reports",
   toolset: "builds",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
-  access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
-  output: pagedOutput("reports", InsightReportOut),
-  handler: listing(
-    "reports",
-    InsightReport,
-    insightReportOut,
-    async ({ project, repo, commit_id }, { bitbucket, signal }) => {
-      const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
-      return {
-        path:
-          apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
-      };
-    },
-  ),
+  key: "reports",
+  item: InsightReportOut,
+  entity: InsightReport,
+  map: insightReportOut,
+  async request({ project, repo, commit_id }, { bitbucket }) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
+    return {
+      path: apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
+    };
+  },
 });
 
 const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
 
-/** Lists the line-level findings code analysis reported on a commit. */
 export const listCodeInsightsAnnotations = defineTool({
   name: "list_code_insights_annotations",
   toolset: "builds",
@@ -135,15 +130,14 @@ export const listCodeInsightsAnnotations = defineTool({
     severity: choiceArg(SEVERITIES, "Only this severity").optional(),
   }).extend(PagingArgs.shape),
   output: pagedOutput("annotations", AnnotationOut),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, report_key, path, severity, limit, start = 0 } = args;
-    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id, signal);
+    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id);
     const { body } = await bitbucket.request({
       path:
         apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/annotations`,
       query: { key: report_key, path, severity },
       schema: InsightAnnotations,
-      signal,
     });
     // One unpaged list: paged and filtered here (a server may ignore a filter).
     const all = body.annotations.filter((a) =>
@@ -200,9 +194,9 @@ export const setBuildStatus = defineTool({
     }),
   async handler(
     { project, repo, commit_id, key, state, url, name, description, build_number },
-    { bitbucket, signal },
+    { bitbucket },
   ) {
-    const commitId = await fullCommitId(bitbucket, project, repo, commit_id, signal);
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
     const status = {
       key,
       state,
@@ -218,7 +212,6 @@ export const setBuildStatus = defineTool({
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/builds`,
       schema: z.unknown(),
       body: status,
-      signal,
     });
     return { buildStatus: { commitId, ...status } };
   },

@@ -1,3 +1,4 @@
+/** A repository's history: commits, one commit and its diff and changes, and comparisons of refs. */
 import { z } from "../../deps/zod.ts";
 import type { BitbucketClient, Query } from "../../bitbucket/client.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
@@ -13,14 +14,13 @@ import {
   refArg,
   RepoArgs,
 } from "../kit/args.ts";
-import { boundedDiff, changedPaths } from "../../bitbucket/diff/read.ts";
-import { fullCommitId } from "../../bitbucket/commit_id.ts";
+import { changedPaths, readCappedDiff } from "../../bitbucket/diff/read.ts";
+import { commitChanges, fullCommitId, readCommit } from "../../bitbucket/commits.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { unifiedText } from "../../bitbucket/diff/from_json.ts";
-import { listing, type ListingRequest } from "../kit/list_tool.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
 import {
   ChangeOut,
   changeOut,
@@ -28,8 +28,7 @@ import {
   pullRequestSummary,
 } from "../kit/shapes/pull_request.ts";
 
-/** Lists commits, newest first, optionally bounded by refs or limited to a path. */
-export const listCommits = defineTool({
+export const listCommits = defineListTool({
   name: "list_commits",
   toolset: "commits",
   title: "List commits",
@@ -41,14 +40,16 @@ export const listCommits = defineTool({
     since: refArg().optional(),
     path: pathArg("File or directory").optional(),
   }).extend(PagingArgs.shape),
-  output: pagedOutput("commits", CommitOut),
-  handler: listing("commits", Commit, commitOut, ({ project, repo, until, since, path }) => ({
+  key: "commits",
+  item: CommitOut,
+  entity: Commit,
+  map: commitOut,
+  request: ({ project, repo, until, since, path }) => ({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits`,
     query: { until, since, path },
-  })),
+  }),
 });
 
-/** Reads one commit: message, author, committer, parents. */
 export const getCommit = defineTool({
   name: "get_commit",
   toolset: "commits",
@@ -57,26 +58,10 @@ export const getCommit = defineTool({
   access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }),
   output: z.object({ commit: CommitOut }),
-  async handler({ project, repo, commit_id }, { bitbucket, signal }) {
-    return { commit: commitOut(await readCommit(bitbucket, project, repo, commit_id, signal)) };
+  async handler({ project, repo, commit_id }, { bitbucket }) {
+    return { commit: commitOut(await readCommit(bitbucket, project, repo, commit_id)) };
   },
 });
-
-/** Reads one commit by full or abbreviated id: get_commit's reading, which the commit resource shares. */
-export async function readCommit(
-  bitbucket: BitbucketClient,
-  project: string,
-  repo: string,
-  commitId: string,
-  signal: AbortSignal,
-): Promise<z.infer<typeof Commit>> {
-  const { body } = await bitbucket.request({
-    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}`,
-    schema: Commit,
-    signal,
-  });
-  return body;
-}
 
 /** The two refs of a comparison. */
 const CompareArgs = RepoArgs.extend({
@@ -89,18 +74,21 @@ const CompareArgs = RepoArgs.extend({
  * compare endpoint means the reverse by its own names (commits reachable from
  * its `from` and not its `to`), so the arguments are swapped on the way out.
  */
-export const compareRefs = defineTool({
+export const compareRefs = defineListTool({
   name: "compare_refs",
   toolset: "commits",
   title: "Compare refs",
   description: "Commits on to that from lacks, like git log from..to.",
   access: READ_ONLY,
   input: CompareArgs.extend(PagingArgs.shape),
-  output: pagedOutput("commits", CommitOut),
-  handler: listing("commits", Commit, commitOut, ({ project, repo, from, to }) => ({
+  key: "commits",
+  item: CommitOut,
+  entity: Commit,
+  map: commitOut,
+  request: ({ project, repo, from, to }) => ({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}/compare/commits`,
     query: { from: to, to: from },
-  })),
+  }),
 });
 
 /** The options every diff tool takes beside what it diffs. */
@@ -110,16 +98,16 @@ const DiffArgs = z.object({
   max_bytes: maxBytesArg(256),
 });
 
-/** Reads a JSON diff resource whole and gives it as unified text, for {@link boundedDiff}. */
-function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query, signal: AbortSignal) {
+/** Reads a JSON diff resource whole and gives it as unified text, for {@link readCappedDiff}. */
+function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query) {
   return async () => {
-    const { body } = await bitbucket.request({ path, query, schema: JsonDiff, signal });
+    const { body } = await bitbucket.request({ path, query, schema: JsonDiff });
     const { text, complete } = unifiedText(body);
     return { bytes: new TextEncoder().encode(text), complete };
   };
 }
 
-/** Returns what one commit changed (against its first parent) as a unified diff. */
+/** What one commit changed, against its first parent. */
 export const getCommitDiff = defineTool({
   name: "get_commit_diff",
   toolset: "commits",
@@ -129,16 +117,15 @@ export const getCommitDiff = defineTool({
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(DiffArgs.shape),
   output: DiffOut,
   document: (out) => diffDocument(out, "the commit changes nothing"),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, path, context_lines, max_bytes } = args;
-    const id = await fullCommitId(bitbucket, project, repo, args.commit_id, signal);
+    const id = await fullCommitId(bitbucket, project, repo, args.commit_id);
     const commit = apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${id}`;
     const query = { contextLines: context_lines, withComments: false };
-    return await boundedDiff(
+    return await readCappedDiff(
       {
-        read: jsonDiff(bitbucket, `${commit}/diff`, query, signal),
-        changedPaths: () =>
-          changedPaths(bitbucket, `${commit}/changes`, { withComments: false }, signal),
+        read: jsonDiff(bitbucket, `${commit}/diff`, query),
+        changedPaths: () => changedPaths(bitbucket, `${commit}/changes`, { withComments: false }),
         what: `commit ${id.slice(0, 11)} of ${project}/${repo}`,
         subject: "the commit",
         hint: "list_commit_changes lists the changed paths",
@@ -149,30 +136,18 @@ export const getCommitDiff = defineTool({
   },
 });
 
-/** Lists the files one commit changes. */
-export const listCommitChanges = defineTool({
+export const listCommitChanges = defineListTool({
   name: "list_commit_changes",
   toolset: "commits",
   title: "List commit changes",
   description: "Files one commit changes.",
-  access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
-  output: pagedOutput("changes", ChangeOut),
-  handler: listing(
-    "changes",
-    Change,
-    changeOut,
-    ({ project, repo, commit_id }) => commitChanges(project, repo, commit_id),
-  ),
+  key: "changes",
+  item: ChangeOut,
+  entity: Change,
+  map: changeOut,
+  request: ({ project, repo, commit_id }) => commitChanges(project, repo, commit_id),
 });
-
-/** Where one commit's changes are listed: for list_commit_changes and the commit resource. */
-export function commitChanges(project: string, repo: string, commitId: string): ListingRequest {
-  return {
-    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/changes`,
-    query: { withComments: false },
-  };
-}
 
 /**
  * The diff of what `to` brings that `from` lacks: the changes of
@@ -188,13 +163,13 @@ export const getCompareDiff = defineTool({
   input: CompareArgs.extend(DiffArgs.shape),
   output: DiffOut,
   document: (out) => diffDocument(out, "`to` brings nothing `from` lacks"),
-  handler({ project, repo, from, to, path, context_lines, max_bytes }, { bitbucket, signal }) {
+  handler({ project, repo, from, to, path, context_lines, max_bytes }, { bitbucket }) {
     const base = apiPath`/api/latest/projects/${project}/repos/${repo}/compare`;
     const refs = { from: to, to: from };
-    return boundedDiff(
+    return readCappedDiff(
       {
-        read: jsonDiff(bitbucket, `${base}/diff`, { ...refs, contextLines: context_lines }, signal),
-        changedPaths: () => changedPaths(bitbucket, `${base}/changes`, refs, signal),
+        read: jsonDiff(bitbucket, `${base}/diff`, { ...refs, contextLines: context_lines }),
+        changedPaths: () => changedPaths(bitbucket, `${base}/changes`, refs),
         what: `${from}...${to} of ${project}/${repo}`,
         subject: "the comparison",
         hint: "without path, a cut diff names the files it leaves out",
@@ -205,22 +180,17 @@ export const getCompareDiff = defineTool({
   },
 });
 
-/** Lists the pull requests that contain a commit. */
-export const listCommitPullRequests = defineTool({
+export const listCommitPullRequests = defineListTool({
   name: "list_commit_pull_requests",
   toolset: "commits",
   title: "List a commit's pull requests",
   description: "Pull requests that contain a commit.",
-  access: READ_ONLY,
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
-  output: pagedOutput("pullRequests", PullRequestSummary),
-  handler: listing(
-    "pullRequests",
-    PullRequest,
-    pullRequestSummary,
-    ({ project, repo, commit_id }) => ({
-      path:
-        apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}/pull-requests`,
-    }),
-  ),
+  key: "pullRequests",
+  item: PullRequestSummary,
+  entity: PullRequest,
+  map: pullRequestSummary,
+  request: ({ project, repo, commit_id }) => ({
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commit_id}/pull-requests`,
+  }),
 });

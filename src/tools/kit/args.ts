@@ -7,6 +7,7 @@
 import { z } from "../../deps/zod.ts";
 import { isUnsafeSegment } from "../../bitbucket/path.ts";
 import { MAX_LIMIT } from "../../bitbucket/paging.ts";
+import { FULL_COMMIT_ID } from "../../bitbucket/commits.ts";
 
 // The limits are the tools' too: every module that builds arguments finds them here.
 export * from "./limits.ts";
@@ -20,8 +21,8 @@ import {
   MAX_TITLE,
 } from "./limits.ts";
 
-/** A bounded string: `abort` stops at the first failed bound, so the message is given once. */
-function bounded(max: number, message?: string) {
+/** A string of 1 to `max` characters: `abort` stops at the first failed limit, so the message is given once. */
+function limitedString(max: number, message?: string) {
   const params = message === undefined ? { abort: true } : { abort: true, message };
   return z.string().min(1, params).max(max, params);
 }
@@ -37,7 +38,7 @@ function described<T extends z.ZodType>(schema: T, description: string | undefin
  */
 export function segmentArg(description?: string) {
   const message = `must be 1-${MAX_SEGMENT} characters and not '.' or '..', in valid Unicode`;
-  const arg = bounded(MAX_SEGMENT, message)
+  const arg = limitedString(MAX_SEGMENT, message)
     .refine((v) => v.isWellFormed() && !isUnsafeSegment(v), { message });
   return described(arg, description);
 }
@@ -54,25 +55,25 @@ export const RepoArgs = z.object({
 
 /** A name, key or part of one, sent as a query value (not a path segment). */
 export function nameArg(description?: string) {
-  return described(bounded(MAX_SEGMENT), description);
+  return described(limitedString(MAX_SEGMENT), description);
 }
 
 /** A branch, tag or commit, by name or id. */
 export function refArg(description?: string) {
-  return described(bounded(MAX_REF), description);
+  return described(limitedString(MAX_REF), description);
 }
 
 /** The ref to read at; the default branch when left out. */
 export const AtArg = refArg("Default: the default branch").optional();
 
 /** A substring filter on branch or tag names. */
-export const NameFilterArg = bounded(MAX_REF).optional().describe(
+export const NameFilterArg = limitedString(MAX_REF).optional().describe(
   "Part of the name",
 );
 
 /** A path sent as a query value or in a body (a diff's or a comment's file). */
 export function pathArg(description?: string) {
-  return described(bounded(MAX_PATH), description);
+  return described(limitedString(MAX_PATH), description);
 }
 
 /**
@@ -82,7 +83,7 @@ export function pathArg(description?: string) {
 export function filePathArg(description?: string) {
   const message =
     `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`;
-  const arg = bounded(MAX_PATH, message)
+  const arg = limitedString(MAX_PATH, message)
     .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message });
   return described(arg, description);
 }
@@ -95,7 +96,7 @@ export function filePathArg(description?: string) {
 export function refPathArg(description: string) {
   const message =
     `must be 1-${MAX_REF} characters with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`;
-  return bounded(MAX_REF, message)
+  return limitedString(MAX_REF, message)
     .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message })
     .describe(description);
 }
@@ -129,9 +130,6 @@ export const CommitIdArg = z.string().regex(/^[0-9a-fA-F]{4,64}$/, {
   message: "must be a full or abbreviated hexadecimal commit id",
 });
 
-/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-export const FULL_COMMIT_ID = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
-
 /**
  * A full commit id, for server-wide resources that take no repository and so
  * cannot expand an abbreviation: Bitbucket would silently find nothing.
@@ -142,7 +140,7 @@ export const FullCommitIdArg = z.string().regex(FULL_COMMIT_ID, {
 });
 
 /**
- * Bounded paging for list tools. Bounds and default are in the schema, and
+ * Paging for list tools, its limit capped. Bounds and default are in the schema, and
  * the server's instructions say once that `start` takes a `nextPageStart`.
  */
 export const PagingArgs = z.object({
@@ -194,7 +192,9 @@ export const VersionArg = z.number().int().min(0).optional().describe(
 );
 
 /** A pull request title. */
-export const TitleArg = bounded(MAX_TITLE);
+export const TitleArg = limitedString(MAX_TITLE);
 
 /** A pull request's reviewers, by username. */
-export const ReviewersArg = z.array(bounded(MAX_TITLE)).max(50).describe("Reviewers' usernames");
+export const ReviewersArg = z.array(limitedString(MAX_TITLE)).max(50).describe(
+  "Reviewers' usernames",
+);

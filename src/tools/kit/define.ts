@@ -20,8 +20,6 @@ export interface Confirmation {
 export interface ToolContext {
   /** The caller's Bitbucket client, its every request cancelled when the call is. */
   bitbucket: BitbucketClient;
-  /** The call's cancellation signal, for waits that are not Bitbucket requests. */
-  signal: AbortSignal;
   /** What the person confirmed for this call, when they were asked: a write uses its version. */
   confirmed?: Confirmation;
 }
@@ -60,7 +58,7 @@ export function unsafeWrite(why: string): Access {
  *   it; entity schemas (`src/bitbucket/entities/`, what Bitbucket sends,
  *   parsed tolerantly) never appear in a published schema.
  * - The result is an object that names its payload (`branches`, `pullRequest`);
- *   a listing carries its paging facts beside the collection (`listTool`).
+ *   a listing carries its paging facts beside the collection (`defineListTool`).
  * - The text block is the same JSON, or for a document (a diff, a file) the
  *   document itself (`document`).
  */

@@ -1,45 +1,73 @@
 /**
- * The handler of a list tool over one paged Bitbucket resource, so each such
- * tool says only what differs: where the listing is, what it holds, and how
- * an item is returned.
+ * List tools over one paged Bitbucket resource, so each such tool says only
+ * what differs: where the listing is, what it holds, the key it is returned
+ * under (said once, for the output schema and the result alike), and how an
+ * item is returned.
  */
 import type { z } from "../../deps/zod.ts";
-import type { Query } from "../../bitbucket/client.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
-import type { ToolContext } from "./define.ts";
-import { pagedResult, type PageFacts } from "./shapes/page.ts";
+import { collectPages, type ListingRequest } from "../../bitbucket/paging.ts";
+import { type Access, defineTool, READ_ONLY, type Tool, type ToolContext } from "./define.ts";
+import { pagedOutput, pagedResult } from "./shapes/page.ts";
 
-/** Where one listing is, for given arguments. */
-export interface ListingRequest {
-  path: string;
-  query?: Query;
-  /** What was asked, for a failure's message: `Cannot ${action}: ...` (e.g. `list files under "src"`). */
-  action?: string;
+/** The paging arguments every list tool's input holds (`PagingArgs`). */
+type Paging = { limit: number; start?: number };
+
+/** Everything that defines a list tool: a tool's description, and its listing in place of a handler. */
+export interface ListToolSpec<
+  I extends z.ZodObject & z.ZodType<Paging>,
+  K extends string,
+  T extends z.ZodType,
+  E extends z.ZodType,
+> {
+  name: string;
+  /** The toolset it belongs to: the name of the folder it is declared in. */
+  toolset: string;
+  title: string;
+  description: string;
+  /** Default: read-only. */
+  access?: Access;
+  /** The arguments, paging among them. */
+  input: I;
+  /** What the collection is returned under, beside the paging facts: `branches`. */
+  key: K;
+  /** The output shape of one item. */
+  item: T;
+  /** The entity schema each listed value is parsed with. */
+  entity: E;
+  /** One listed value as `item`, given the call's arguments. */
+  map: (value: z.infer<E>, args: z.infer<I>) => z.infer<T>;
+  /** Where the listing is for these arguments, and what asking it does. */
+  request: (args: z.infer<I>, ctx: ToolContext) => ListingRequest | Promise<ListingRequest>;
 }
 
 /**
- * A handler that gathers `limit` items from `start` of the listing `request`
- * names, parses each with `entity`, and returns them under `key`, each mapped
- * by `map`, beside the paging facts.
+ * A list tool: its output `{ [key]: item[], isLastPage, nextPageStart? }`,
+ * and a handler that gathers `limit` items from `start` of the listing
+ * `request` names, parses each with `entity` and returns them under `key`,
+ * each mapped by `map`, beside the paging facts.
  */
-export function listing<
-  A extends { limit: number; start?: number },
-  E extends z.ZodType,
+export function defineListTool<
+  I extends z.ZodObject & z.ZodType<Paging>,
   K extends string,
-  U,
->(
-  key: K,
-  entity: E,
-  map: (value: z.infer<E>, args: A) => U,
-  request: (args: A, ctx: ToolContext) => ListingRequest | Promise<ListingRequest>,
-): (args: A, ctx: ToolContext) => Promise<Record<K, U[]> & z.infer<typeof PageFacts>> {
-  return async (args, ctx) => {
-    const { path, query, action } = await request(args, ctx);
-    const paging = { start: args.start, limit: args.limit };
-    let listed = collectPages(ctx.bitbucket, path, entity, paging, query, ctx.signal);
-    if (action !== undefined) listed = listed.catch(rethrowDuring(action));
-    const page = await listed;
-    return pagedResult(key, page, (value) => map(value, args));
-  };
+  T extends z.ZodType,
+  E extends z.ZodType,
+>(spec: ListToolSpec<I, K, T, E>): Tool {
+  const { key, item, entity, map, request, access = READ_ONLY, ...described } = spec;
+  const output = pagedOutput(key, item);
+  return defineTool({
+    ...described,
+    access,
+    output,
+    async handler(args, ctx) {
+      const { path, query, action } = await request(args, ctx);
+      const paging = { start: args.start, limit: args.limit };
+      let listed = collectPages(ctx.bitbucket, path, entity, paging, query);
+      if (action !== undefined) listed = listed.catch(rethrowDuring(action));
+      const result = pagedResult(key, await listed, (value) => map(value, args));
+      // `{ [key]: item[] }` and the paging facts are the output's type; TypeScript
+      // cannot see that through zod's inference while `key` is a type parameter.
+      return result as z.infer<typeof output>;
+    },
+  });
 }

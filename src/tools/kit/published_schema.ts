@@ -1,3 +1,7 @@
+/**
+ * A tool's zod schemas as `tools/list` publishes them: zod's own JSON Schema,
+ * trimmed of what tells a model nothing, converted once per process.
+ */
 import type { StandardSchemaWithJSON } from "../../deps/mcp.ts";
 import type { z } from "../../deps/zod.ts";
 

@@ -26,12 +26,10 @@ function commentPath(project: string, repo: string, pr: number, id: number): str
 async function readComment(
   bitbucket: BitbucketClient,
   path: string,
-  signal: AbortSignal,
 ): Promise<Comment> {
-  return (await bitbucket.request({ path, schema: Comment, signal })).body;
+  return (await bitbucket.request({ path, schema: Comment })).body;
 }
 
-/** Edits a comment's text, resolves or reopens its thread, or resolves or reopens a task. */
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
   toolset: "pull_requests",
@@ -56,7 +54,7 @@ export const updatePrComment = defineTool({
         }
         : undefined,
     ),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, pr_id, comment_id, text, thread_resolved, task_state } = args;
     const action = `update comment ${comment_id} of pull request #${pr_id}`;
     if ([text, thread_resolved, task_state].every((v) => v === undefined)) {
@@ -65,7 +63,7 @@ export const updatePrComment = defineTool({
       );
     }
     const path = commentPath(project, repo, pr_id, comment_id);
-    const current = await readComment(bitbucket, path, signal);
+    const current = await readComment(bitbucket, path);
     if (task_state !== undefined && current.severity !== "BLOCKER") {
       throw new Error(
         `Cannot ${action}: it is a comment, not a task, so it has no task state (hint: thread_resolved resolves a discussion)`,
@@ -86,13 +84,11 @@ export const updatePrComment = defineTool({
       path,
       schema: Comment,
       body: { version: current.version, ...change },
-      signal,
     }).catch(rethrowDuring(`${action} (at version ${current.version})`));
     return { comment: commentOut(updated) };
   },
 });
 
-/** Deletes a comment. */
 export const deletePrComment = defineTool({
   name: "delete_pr_comment",
   toolset: "pull_requests",
@@ -103,11 +99,10 @@ export const deletePrComment = defineTool({
   output: z.object({
     deleted: z.object({ id: z.number().int(), author: UserOut, text: z.string() }),
   }),
-  async confirm({ project, repo, pr_id, comment_id }, { bitbucket, signal }) {
+  async confirm({ project, repo, pr_id, comment_id }, { bitbucket }) {
     const current = await readComment(
       bitbucket,
       commentPath(project, repo, pr_id, comment_id),
-      signal,
     );
     const who = current.author.displayName ?? current.author.name;
     return {
@@ -118,15 +113,14 @@ export const deletePrComment = defineTool({
       version: current.version,
     };
   },
-  async handler({ project, repo, pr_id, comment_id }, { bitbucket, signal, confirmed }) {
+  async handler({ project, repo, pr_id, comment_id }, { bitbucket, confirmed }) {
     const path = commentPath(project, repo, pr_id, comment_id);
-    const current = await readComment(bitbucket, path, signal);
+    const current = await readComment(bitbucket, path);
     await bitbucket.request({
       method: "DELETE",
       path,
       query: { version: confirmed?.version ?? current.version },
       schema: z.unknown(),
-      signal,
     }).catch(rethrowDuring(`delete comment ${comment_id} of pull request #${pr_id}`));
     return { deleted: { id: current.id, author: userOut(current.author), text: current.text } };
   },
@@ -137,7 +131,6 @@ function excerpt(text: string): string {
   return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
 }
 
-/** Commits a suggestion from a comment to the pull request's source branch. */
 export const applyPrSuggestion = defineTool({
   name: "apply_pr_suggestion",
   toolset: "pull_requests",
@@ -159,8 +152,8 @@ export const applyPrSuggestion = defineTool({
       previous: z.string().optional().describe("Its head before"),
     }),
   }),
-  async confirm({ project, repo, pr_id, comment_id, suggestion_index }, { bitbucket, signal }) {
-    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+  async confirm({ project, repo, pr_id, comment_id, suggestion_index }, { bitbucket }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     return {
       message: `Commit suggestion ${suggestion_index ?? 0} of comment ${comment_id} onto ${
         JSON.stringify(pr.fromRef.displayId)
@@ -170,14 +163,13 @@ export const applyPrSuggestion = defineTool({
       version: pr.version,
     };
   },
-  async handler(args, { bitbucket, signal, confirmed }) {
+  async handler(args, { bitbucket, confirmed }) {
     const { project, repo, pr_id, comment_id, suggestion_index, message } = args;
     const comment = await readComment(
       bitbucket,
       commentPath(project, repo, pr_id, comment_id),
-      signal,
     );
-    const before = (await readPullRequest(bitbucket, project, repo, pr_id, signal)).pr;
+    const before = (await readPullRequest(bitbucket, project, repo, pr_id)).pr;
     // Both versions must match the server's, so the suggestion lands where it was made.
     await bitbucket.request({
       method: "POST",
@@ -189,10 +181,9 @@ export const applyPrSuggestion = defineTool({
         suggestionIndex: suggestion_index ?? 0,
         commitMessage: message,
       },
-      signal,
     }).catch(rethrowDuring(`apply the suggestion of comment ${comment_id}`));
     // Bitbucket answers 204: the new head is read from the pull request.
-    const after = (await readPullRequest(bitbucket, project, repo, pr_id, signal)).pr;
+    const after = (await readPullRequest(bitbucket, project, repo, pr_id)).pr;
     return {
       commit: {
         id: after.fromRef.latestCommit,

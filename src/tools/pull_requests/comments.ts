@@ -15,7 +15,6 @@ function wanted(state: string | undefined, resolved: boolean | undefined) {
     (resolved === undefined || (c.threadResolved ?? false) === resolved);
 }
 
-/** Lists a pull request's comment threads, all of them or one file's. */
 export const listPrComments = defineTool({
   name: "list_pr_comments",
   toolset: "pull_requests",
@@ -28,7 +27,7 @@ export const listPrComments = defineTool({
     resolved: z.boolean().optional().describe("Resolved (true) or open"),
   }).extend(PagingArgs.shape),
   output: pagedOutput("comments", CommentOut),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, pr_id, path, state, resolved, limit, start } = args;
     const keep = wanted(state, resolved);
     if (path === undefined) {
@@ -37,7 +36,6 @@ export const listPrComments = defineTool({
         prPath(project, repo, pr_id, "/activities"),
         { start, limit },
         (t) => keep(t.comment),
-        signal,
       );
       return pagedResult("comments", page, (t) => commentOut(t.comment, t.anchor));
     }
@@ -50,13 +48,11 @@ export const listPrComments = defineTool({
       { start, limit },
       { path, state },
       keep,
-      signal,
     );
     return pagedResult("comments", page, (c) => commentOut(c));
   },
 });
 
-/** Lists a pull request's tasks (blocker comments). */
 export const listPrTasks = defineTool({
   name: "list_pr_tasks",
   toolset: "pull_requests",
@@ -67,7 +63,7 @@ export const listPrTasks = defineTool({
     state: choiceArg(["OPEN", "RESOLVED", "ALL"] as const, "Default OPEN").optional(),
   }).extend(PagingArgs.shape),
   output: pagedOutput("tasks", TaskOut),
-  async handler({ project, repo, pr_id, state = "OPEN", limit, start }, { bitbucket, signal }) {
+  async handler({ project, repo, pr_id, state = "OPEN", limit, start }, { bitbucket }) {
     const only = state === "ALL" ? undefined : state;
     const page = await collectKept(
       bitbucket,
@@ -76,7 +72,6 @@ export const listPrTasks = defineTool({
       { start, limit },
       { state: only },
       (c) => only === undefined || c.state === only,
-      signal,
     );
     return pagedResult("tasks", page, taskOut);
   },
@@ -87,7 +82,6 @@ const LINE_TYPES = ["ADDED", "REMOVED", "CONTEXT"] as const;
 /** The side a line of each kind is numbered on by default: a context line by its old number, as Bitbucket's own UI anchors it. */
 const SIDE = { ADDED: "TO", REMOVED: "FROM", CONTEXT: "FROM" } as const;
 
-/** Comments on a pull request: generally, as a reply, on a file, a line or a range, as a task or a draft. */
 export const addPrComment = defineTool({
   name: "add_pr_comment",
   toolset: "pull_requests",
@@ -111,7 +105,7 @@ export const addPrComment = defineTool({
     pending: z.boolean().optional().describe("Draft until submit_pr_review"),
   }),
   output: z.object({ comment: CommentOut }),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, pr_id, text, parent_id, path, src_path, line, task, pending } = args;
     const refuse = (why: string) => new Error(`Cannot comment on pull request #${pr_id}: ${why}`);
     if ((line !== undefined || src_path !== undefined) && path === undefined) {
@@ -154,7 +148,6 @@ export const addPrComment = defineTool({
         severity: task ? "BLOCKER" : undefined,
         state: pending ? "PENDING" : undefined,
       },
-      signal,
     });
     return { comment: commentOut(comment) };
   },

@@ -1,3 +1,7 @@
+/**
+ * A pull request's life: opening it, editing it, merging, declining,
+ * reopening, and auto-merge.
+ */
 import { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
@@ -14,14 +18,14 @@ import {
   VersionArg,
 } from "../kit/args.ts";
 import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
-import { prPath, qualifyBranch, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { defaultReviewers } from "./reviewers.ts";
 import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
 
 const DescriptionArg = textArg("Markdown");
 const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
-/** Opens a pull request, with the repository's default reviewers unless asked not to. */
 export const createPullRequest = defineTool({
   name: "create_pull_request",
   toolset: "pull_requests",
@@ -42,20 +46,19 @@ export const createPullRequest = defineTool({
     pullRequest: PullRequestOut,
     defaultReviewersAdded: z.array(z.string()).describe("Usernames added as default reviewers"),
   }),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, from_ref, title, to_ref, description, draft } = args;
     const fromRef = qualifyBranch(from_ref);
     const toRef = to_ref === undefined
       ? (await bitbucket.request({
         path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
         schema: MinimalRef,
-        signal,
       })).body.id
       : qualifyBranch(to_ref);
     const given = args.reviewers ?? [];
     let added: string[] = [];
     if (args.default_reviewers !== false) {
-      const found = await defaultReviewers(bitbucket, project, repo, { fromRef, toRef }, signal);
+      const found = await defaultReviewers(bitbucket, project, repo, { fromRef, toRef });
       // The author cannot review their own pull request; Bitbucket would refuse it.
       const taken = new Set([...given, found.caller ?? ""].map((n) => n.toLowerCase()));
       added = found.users.map((u) => u.name).filter((n) => !taken.has(n.toLowerCase()));
@@ -74,13 +77,11 @@ export const createPullRequest = defineTool({
         toRef: { id: toRef, repository },
         reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
       },
-      signal,
     });
     return { pullRequest: pullRequestOut(pr), defaultReviewersAdded: added };
   },
 });
 
-/** Changes a pull request's title, description, reviewers, target or draft flag. */
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
   toolset: "pull_requests",
@@ -99,9 +100,9 @@ export const updatePullRequest = defineTool({
     draft: z.boolean().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async confirm({ project, repo, pr_id, reviewers }, { bitbucket, signal }) {
+  async confirm({ project, repo, pr_id, reviewers }, { bitbucket }) {
     if (reviewers === undefined) return undefined;
-    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     const kept = new Set(reviewers.map((name) => name.toLowerCase()));
     const dropped = pr.reviewers.filter((r) =>
       !kept.has(r.user.name.toLowerCase()) && (r.status ?? "UNAPPROVED") !== "UNAPPROVED"
@@ -115,14 +116,14 @@ export const updatePullRequest = defineTool({
       version: pr.version,
     };
   },
-  async handler(args, { bitbucket, signal, confirmed }) {
+  async handler(args, { bitbucket, confirmed }) {
     const { project, repo, pr_id, title, description, reviewers, to_ref, draft } = args;
     if ([title, description, reviewers, to_ref, draft].every((v) => v === undefined)) {
       throw new Error(
         `Cannot update pull request #${pr_id}: nothing to change (hint: give at least one of title, description, reviewers, to_ref or draft)`,
       );
     }
-    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     // Bitbucket's update replaces the pull request's fields wholesale (an absent
     // reviewers list removes every reviewer), so what is not changing is sent as read.
     const { body: updated } = await bitbucket.request({
@@ -140,7 +141,6 @@ export const updatePullRequest = defineTool({
         },
         draft: draft ?? pr.draft,
       },
-      signal,
     });
     return { pullRequest: pullRequestOut(updated) };
   },
@@ -169,10 +169,9 @@ async function versionOf(
   repo: string,
   id: number,
   given: number | undefined,
-  signal: AbortSignal,
 ): Promise<number> {
   if (given !== undefined) return given;
-  return (await readPullRequest(bitbucket, project, repo, id, signal)).pr.version;
+  return (await readPullRequest(bitbucket, project, repo, id)).pr.version;
 }
 
 /** The plain-words name of a pull request as read now, with its version. */
@@ -181,9 +180,8 @@ async function describePr(
   project: string,
   repo: string,
   id: number,
-  signal: AbortSignal,
 ): Promise<{ text: string; version: number }> {
-  const { pr } = await readPullRequest(bitbucket, project, repo, id, signal);
+  const { pr } = await readPullRequest(bitbucket, project, repo, id);
   return {
     text: `pull request #${id} ${
       JSON.stringify(pr.title)
@@ -197,7 +195,6 @@ function strategyWords(strategy: string | undefined): string {
   return strategy === undefined ? "with the repository's default strategy" : `with ${strategy}`;
 }
 
-/** Merges a pull request. */
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
   toolset: "pull_requests",
@@ -210,8 +207,8 @@ export const mergePullRequest = defineTool({
     message: textArg().optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async confirm({ project, repo, pr_id, version, strategy }, { bitbucket, signal }) {
-    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+  async confirm({ project, repo, pr_id, version, strategy }, { bitbucket }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id);
     return {
       message: `Merge ${pr.text} ${strategyWords(strategy)}`,
       version: version ?? pr.version,
@@ -219,21 +216,19 @@ export const mergePullRequest = defineTool({
   },
   async handler(
     { project, repo, pr_id, version, strategy, message },
-    { bitbucket, signal, confirmed },
+    { bitbucket, confirmed },
   ) {
     const given = version ?? confirmed?.version;
-    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
+    const current = await versionOf(bitbucket, project, repo, pr_id, given);
     const merged = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/merge"),
       { version: current, strategyId: strategy, message },
-      signal,
     );
     return { pullRequest: pullRequestOut(merged) };
   },
 });
 
-/** Declines a pull request. */
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
   toolset: "pull_requests",
@@ -245,27 +240,25 @@ export const declinePullRequest = defineTool({
     comment: textArg("Why").optional(),
   }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async confirm({ project, repo, pr_id, version }, { bitbucket, signal }) {
-    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+  async confirm({ project, repo, pr_id, version }, { bitbucket }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id);
     return {
       message: `Decline ${pr.text}, closing it unmerged for every participant`,
       version: version ?? pr.version,
     };
   },
-  async handler({ project, repo, pr_id, version, comment }, { bitbucket, signal, confirmed }) {
+  async handler({ project, repo, pr_id, version, comment }, { bitbucket, confirmed }) {
     const given = version ?? confirmed?.version;
-    const current = await versionOf(bitbucket, project, repo, pr_id, given, signal);
+    const current = await versionOf(bitbucket, project, repo, pr_id, given);
     const declined = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/decline"),
       { version: current, comment },
-      signal,
     );
     return { pullRequest: pullRequestOut(declined) };
   },
 });
 
-/** Reopens a declined pull request. */
 export const reopenPullRequest = defineTool({
   name: "reopen_pull_request",
   toolset: "pull_requests",
@@ -274,13 +267,12 @@ export const reopenPullRequest = defineTool({
   access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
   input: PrArgs.extend({ version: VersionArg }),
   output: z.object({ pullRequest: PullRequestOut }),
-  async handler({ project, repo, pr_id, version }, { bitbucket, signal }) {
-    const current = await versionOf(bitbucket, project, repo, pr_id, version, signal);
+  async handler({ project, repo, pr_id, version }, { bitbucket }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, version);
     const reopened = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/reopen"),
       { version: current },
-      signal,
     );
     return { pullRequest: pullRequestOut(reopened) };
   },
@@ -295,7 +287,6 @@ async function postVersioned(
   bitbucket: BitbucketClient,
   path: string,
   body: { version: number } & Record<string, unknown>,
-  signal: AbortSignal,
 ): Promise<z.infer<typeof PullRequest>> {
   const reply = await bitbucket.request({
     method: "POST",
@@ -303,7 +294,6 @@ async function postVersioned(
     query: { version: body.version },
     body,
     schema: PullRequest,
-    signal,
   });
   return reply.body;
 }
@@ -315,7 +305,6 @@ const AutoMergeOut = z.object({
   ),
 });
 
-/** Asks Bitbucket to merge a pull request once its merge checks pass. */
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
   toolset: "pull_requests",
@@ -325,8 +314,8 @@ export const enableAutoMerge = defineTool({
   idempotent: true,
   input: PrArgs.extend({ strategy: StrategyArg.optional() }),
   output: z.object({ autoMerge: AutoMergeOut }),
-  async confirm({ project, repo, pr_id, strategy }, { bitbucket, signal }) {
-    const pr = await describePr(bitbucket, project, repo, pr_id, signal);
+  async confirm({ project, repo, pr_id, strategy }, { bitbucket }) {
+    const pr = await describePr(bitbucket, project, repo, pr_id);
     return {
       message: `Merge ${pr.text} ${
         strategyWords(strategy)
@@ -334,20 +323,18 @@ export const enableAutoMerge = defineTool({
       version: pr.version,
     };
   },
-  async handler({ project, repo, pr_id, strategy }, { bitbucket, signal, confirmed }) {
-    const current = await versionOf(bitbucket, project, repo, pr_id, confirmed?.version, signal);
+  async handler({ project, repo, pr_id, strategy }, { bitbucket, confirmed }) {
+    const current = await versionOf(bitbucket, project, repo, pr_id, confirmed?.version);
     const pr = await postVersioned(
       bitbucket,
       prPath(project, repo, pr_id, "/merge"),
       { version: current, autoMerge: true, strategyId: strategy },
-      signal,
     );
     const status = pr.state === "MERGED" ? "merged" as const : "pending" as const;
     return { autoMerge: { pullRequestId: pr.id, status } };
   },
 });
 
-/** Cancels a pending auto-merge. */
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
   toolset: "pull_requests",
@@ -359,12 +346,11 @@ export const disableAutoMerge = defineTool({
   idempotent: true,
   input: PrArgs,
   output: z.object({ autoMerge: AutoMergeOut }),
-  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+  async handler({ project, repo, pr_id }, { bitbucket }) {
     await bitbucket.request({
       method: "DELETE",
       path: prPath(project, repo, pr_id, "/auto-merge"),
       schema: z.unknown(),
-      signal,
     });
     return { autoMerge: { pullRequestId: pr_id, status: "cancelled" as const } };
   },

@@ -1,5 +1,6 @@
+/** Reading pull requests: listing them, one in full, its diff, changes, commits, merge status and timeline. */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient, Query } from "../../bitbucket/client.ts";
+import type { Query } from "../../bitbucket/client.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import {
   Change,
@@ -10,7 +11,7 @@ import {
 import { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { type Collected, collectPages } from "../../bitbucket/paging.ts";
+import { collectPages } from "../../bitbucket/paging.ts";
 import {
   choiceArg,
   ContextLinesArg,
@@ -21,15 +22,17 @@ import {
   refArg,
   RepoArgs,
 } from "../kit/args.ts";
-import { boundedDiff, changedPaths, type DiffSource } from "../../bitbucket/diff/read.ts";
+import { readCappedDiff } from "../../bitbucket/diff/read.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { listing } from "../kit/list_tool.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import {
-  callerName,
+  dashboardPullRequests,
+  prDiffSource,
   prPath,
-  qualifyBranch,
   readPullRequest,
 } from "../../bitbucket/pull_requests.ts";
+import { callerName } from "./_caller.ts";
+import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { ActivityOut, activityOut } from "./_activity_shape.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
@@ -45,10 +48,6 @@ import {
   pullRequestSummary,
 } from "../kit/shapes/pull_request.ts";
 
-/**
- * Lists one repository's pull requests, or (with neither project nor repo) the
- * caller's own across Bitbucket from the dashboard.
- */
 export const listPullRequests = defineTool({
   name: "list_pull_requests",
   toolset: "pull_requests",
@@ -64,7 +63,7 @@ export const listPullRequests = defineTool({
     target_branch: refArg().optional(),
   }).extend(PagingArgs.shape),
   output: pagedOutput("pullRequests", PullRequestSummary),
-  async handler(args, { bitbucket, signal }) {
+  async handler(args, { bitbucket }) {
     const { project, repo, role, source_branch, target_branch, limit, start } = args;
     const state = args.state ?? "OPEN";
     if ((project === undefined) !== (repo === undefined)) {
@@ -82,7 +81,6 @@ export const listPullRequests = defineTool({
         bitbucket,
         { state: state === "ALL" ? undefined : state, role },
         { start, limit },
-        signal,
       );
       return pagedResult("pullRequests", page, pullRequestSummary);
     }
@@ -91,7 +89,7 @@ export const listPullRequests = defineTool({
       // The participant filter needs the caller's username: the repository GET
       // (which also proves it exists) names it in its X-AUSERNAME header.
       const path = apiPath`/api/latest/projects/${project}/repos/${repo}`;
-      const { headers } = await bitbucket.request({ path, schema: Repository, signal });
+      const { headers } = await bitbucket.request({ path, schema: Repository });
       query["username.1"] = callerName(headers, `GET ${path}`);
       query["role.1"] = role;
     }
@@ -108,7 +106,6 @@ export const listPullRequests = defineTool({
       PullRequest,
       { start, limit },
       query,
-      signal,
     );
     const into = source_branch !== undefined && target_branch !== undefined
       ? qualifyBranch(target_branch)
@@ -118,21 +115,6 @@ export const listPullRequests = defineTool({
   },
 });
 
-/**
- * The caller's pull requests across Bitbucket, from the dashboard: the one
- * reading of it, for list_pull_requests and the resources listing alike.
- */
-export function dashboardPullRequests(
-  bitbucket: BitbucketClient,
-  filter: { state?: string; role?: string },
-  paging: { start?: number; limit: number },
-  signal: AbortSignal,
-): Promise<Collected<z.infer<typeof PullRequest>>> {
-  const path = "/api/latest/dashboard/pull-requests";
-  return collectPages(bitbucket, path, PullRequest, paging, filter, signal);
-}
-
-/** Reads one pull request. */
 export const getPullRequest = defineTool({
   name: "get_pull_request",
   toolset: "pull_requests",
@@ -141,13 +123,12 @@ export const getPullRequest = defineTool({
   access: READ_ONLY,
   input: PrArgs,
   output: z.object({ pullRequest: PullRequestOut }),
-  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
-    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id, signal);
+  async handler({ project, repo, pr_id }, { bitbucket }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     return { pullRequest: pullRequestOut(pr) };
   },
 });
 
-/** Returns a pull request's unified diff, whole or for one file, cut at a byte limit. */
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
   toolset: "pull_requests",
@@ -161,67 +142,38 @@ export const getPrDiff = defineTool({
   }),
   output: DiffOut,
   document: (out) => diffDocument(out, "the pull request changes nothing"),
-  handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket, signal }) {
-    const source = prDiffSource(bitbucket, { project, repo, pr_id }, context_lines, signal);
-    return boundedDiff(source, path, max_bytes);
+  handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket }) {
+    const source = prDiffSource(bitbucket, project, repo, pr_id, context_lines);
+    return readCappedDiff(source, path, max_bytes);
   },
 });
 
-/**
- * Where a pull request's diff comes from, for {@link boundedDiff}: get_pr_diff
- * and the pull request's diff resource read it the same way.
- */
-export function prDiffSource(
-  bitbucket: BitbucketClient,
-  { project, repo, pr_id }: { project: string; repo: string; pr_id: number },
-  contextLines: number | undefined,
-  signal: AbortSignal,
-): DiffSource {
-  return {
-    read: (maxBytes) =>
-      bitbucket.getBytes({
-        path: prPath(project, repo, pr_id, ".diff"),
-        maxBytes,
-        query: { contextLines },
-        signal,
-      }),
-    changedPaths: () =>
-      changedPaths(bitbucket, prPath(project, repo, pr_id, "/changes"), {}, signal),
-    what: `pull request #${pr_id} of ${project}/${repo}`,
-    subject: "the pull request",
-    hint: "list_pr_changes lists the changed paths",
-  };
-}
-
-/** Lists the files a pull request changes. */
-export const listPrChanges = defineTool({
+export const listPrChanges = defineListTool({
   name: "list_pr_changes",
   toolset: "pull_requests",
   title: "List pull request changes",
   description: "Files a pull request changes.",
-  access: READ_ONLY,
   input: PrArgs.extend(PagingArgs.shape),
-  output: pagedOutput("changes", ChangeOut),
-  handler: listing("changes", Change, changeOut, ({ project, repo, pr_id }) => ({
-    path: prPath(project, repo, pr_id, "/changes"),
-  })),
+  key: "changes",
+  item: ChangeOut,
+  entity: Change,
+  map: changeOut,
+  request: ({ project, repo, pr_id }) => ({ path: prPath(project, repo, pr_id, "/changes") }),
 });
 
-/** Lists the commits a pull request brings. */
-export const listPrCommits = defineTool({
+export const listPrCommits = defineListTool({
   name: "list_pr_commits",
   toolset: "pull_requests",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
-  access: READ_ONLY,
   input: PrArgs.extend(PagingArgs.shape),
-  output: pagedOutput("commits", CommitOut),
-  handler: listing("commits", Commit, commitOut, ({ project, repo, pr_id }) => ({
-    path: prPath(project, repo, pr_id, "/commits"),
-  })),
+  key: "commits",
+  item: CommitOut,
+  entity: Commit,
+  map: commitOut,
+  request: ({ project, repo, pr_id }) => ({ path: prPath(project, repo, pr_id, "/commits") }),
 });
 
-/** Says whether a pull request can merge now, what stops it, and which strategies it may use. */
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
   toolset: "pull_requests",
@@ -231,31 +183,28 @@ export const getPrMergeStatus = defineTool({
   access: READ_ONLY,
   input: PrArgs,
   output: z.object({ mergeStatus: MergeStatusOut }),
-  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+  async handler({ project, repo, pr_id }, { bitbucket }) {
     const { body: merge } = await bitbucket.request({
       path: prPath(project, repo, pr_id, "/merge"),
       schema: Mergeability,
-      signal,
     });
     const { body: settings } = await bitbucket.request({
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/settings/pull-requests`,
       schema: PullRequestSettings,
-      signal,
     });
     return { mergeStatus: mergeStatusOut(merge, settings) };
   },
 });
 
-/** Lists a pull request's timeline. */
-export const listPrActivity = defineTool({
+export const listPrActivity = defineListTool({
   name: "list_pr_activity",
   toolset: "pull_requests",
   title: "List pull request activity",
   description: "A pull request's timeline, newest first.",
-  access: READ_ONLY,
   input: PrArgs.extend(PagingArgs.shape),
-  output: pagedOutput("activities", ActivityOut),
-  handler: listing("activities", Activity, activityOut, ({ project, repo, pr_id }) => ({
-    path: prPath(project, repo, pr_id, "/activities"),
-  })),
+  key: "activities",
+  item: ActivityOut,
+  entity: Activity,
+  map: activityOut,
+  request: ({ project, repo, pr_id }) => ({ path: prPath(project, repo, pr_id, "/activities") }),
 });

@@ -10,11 +10,11 @@ import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { collectPages, MAX_LIMIT, pageOf } from "../../bitbucket/paging.ts";
 import { choiceArg, PagingArgs, PrArgs, textArg } from "../kit/args.ts";
-import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
-import { listing } from "../kit/list_tool.ts";
-import { callerName, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { defineTool, unsafeWrite } from "../kit/define.ts";
+import { defineListTool } from "../kit/list_tool.ts";
+import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { callerName } from "./_caller.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
 
 const REVIEW_STATUS = {
@@ -27,9 +27,8 @@ const REVIEW_STATUS = {
 async function pendingIds(
   bitbucket: BitbucketClient,
   path: string,
-  signal: AbortSignal,
 ): Promise<number[]> {
-  const page = await collectPages(bitbucket, path, Comment, { limit: MAX_LIMIT }, {}, signal);
+  const page = await collectPages(bitbucket, path, Comment, { limit: MAX_LIMIT });
   return page.values.map((c) => c.id);
 }
 
@@ -41,7 +40,6 @@ async function slugOf(
   bitbucket: BitbucketClient,
   pr: z.infer<typeof PullRequest>,
   name: string,
-  signal: AbortSignal,
 ): Promise<string> {
   const same = (user: z.infer<typeof ApplicationUser>) =>
     user.name.toLowerCase() === name.toLowerCase() && user.slug !== undefined;
@@ -52,7 +50,6 @@ async function slugOf(
     path: "/api/latest/users",
     schema: pageOf(ApplicationUser),
     query: { filter: name, limit: 100 },
-    signal,
   });
   const found = users.values.find(same);
   if (found?.slug) return found.slug;
@@ -68,19 +65,17 @@ async function setStatus(
   repo: string,
   id: number,
   status: string,
-  signal: AbortSignal,
 ): Promise<z.infer<typeof Participant>> {
   // The participant resource is keyed by user slug. The pull request GET names
   // the token's user in X-AUSERNAME, and its people usually include them.
-  const { pr, headers } = await readPullRequest(bitbucket, project, repo, id, signal);
+  const { pr, headers } = await readPullRequest(bitbucket, project, repo, id);
   const name = callerName(headers, `GET ${prPath(project, repo, id)}`);
-  const slug = await slugOf(bitbucket, pr, name, signal);
+  const slug = await slugOf(bitbucket, pr, name);
   const { body } = await bitbucket.request({
     method: "PUT",
     path: prPath(project, repo, id) + apiPath`/participants/${slug}`,
     schema: Participant,
     body: { status },
-    signal,
   });
   return body;
 }
@@ -92,7 +87,6 @@ const REVIEW_WORDS = {
   NEEDS_WORK: "Mark as needing work",
 } as const;
 
-/** Approves, unapproves or asks for changes as the token's user, publishing their pending comments. */
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
   toolset: "pull_requests",
@@ -119,13 +113,13 @@ export const submitPrReview = defineTool({
         comment === undefined ? "" : ", with the summary comment given"
       }, publishing your pending comments; this feeds its merge checks`,
     }),
-  async handler({ project, repo, pr_id, action, comment }, { bitbucket, signal }) {
+  async handler({ project, repo, pr_id, action, comment }, { bitbucket }) {
     const status = REVIEW_STATUS[action];
     const reviewPath = prPath(project, repo, pr_id, "/review");
-    const published = await pendingIds(bitbucket, reviewPath, signal);
+    const published = await pendingIds(bitbucket, reviewPath);
     let participant: z.infer<typeof Participant>;
     if (published.length === 0 && comment === undefined) {
-      participant = await setStatus(bitbucket, project, repo, pr_id, status, signal);
+      participant = await setStatus(bitbucket, project, repo, pr_id, status);
     } else {
       // Completing the review publishes the drafts and the summary with the status, at once.
       const { body, headers } = await bitbucket.request({
@@ -133,7 +127,6 @@ export const submitPrReview = defineTool({
         path: reviewPath,
         schema: z.unknown(),
         body: { participantStatus: status, commentText: comment },
-        signal,
       });
       const answered = Participant.safeParse(body);
       participant = answered.success
@@ -152,21 +145,19 @@ export const submitPrReview = defineTool({
   },
 });
 
-/** Lists the caller's pending (draft) comments on a pull request. */
-export const getPrReview = defineTool({
+export const getPrReview = defineListTool({
   name: "get_pr_review",
   toolset: "pull_requests",
   title: "Get your pending review",
   description: "Your unpublished (pending) comments on a pull request.",
-  access: READ_ONLY,
   input: PrArgs.extend(PagingArgs.shape),
-  output: pagedOutput("comments", CommentOut),
-  handler: listing("comments", Comment, (c) => commentOut(c), ({ project, repo, pr_id }) => ({
-    path: prPath(project, repo, pr_id, "/review"),
-  })),
+  key: "comments",
+  item: CommentOut,
+  entity: Comment,
+  map: (c) => commentOut(c),
+  request: ({ project, repo, pr_id }) => ({ path: prPath(project, repo, pr_id, "/review") }),
 });
 
-/** Drops the caller's pending comments on a pull request. */
 export const discardPrReview = defineTool({
   name: "discard_pr_review",
   toolset: "pull_requests",
@@ -181,17 +172,17 @@ export const discardPrReview = defineTool({
       comments: z.array(z.number().int()).describe("Ids of the drafts deleted"),
     }),
   }),
-  async confirm({ project, repo, pr_id }, { bitbucket, signal }) {
-    const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"), signal);
+  async confirm({ project, repo, pr_id }, { bitbucket }) {
+    const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"));
     return {
       message:
         `Delete your ${pending.length} pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
     };
   },
-  async handler({ project, repo, pr_id }, { bitbucket, signal }) {
+  async handler({ project, repo, pr_id }, { bitbucket }) {
     const path = prPath(project, repo, pr_id, "/review");
-    const comments = await pendingIds(bitbucket, path, signal);
-    await bitbucket.request({ method: "DELETE", path, schema: z.unknown(), signal });
+    const comments = await pendingIds(bitbucket, path);
+    await bitbucket.request({ method: "DELETE", path, schema: z.unknown() });
     return { discarded: { pullRequestId: pr_id, comments } };
   },
 });

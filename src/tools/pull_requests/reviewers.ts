@@ -12,7 +12,7 @@ import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { refArg, RepoArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
+import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
 
 /**
@@ -29,14 +29,12 @@ export async function defaultReviewers(
   project: string,
   repo: string,
   refs: { fromRef: string; toRef: string },
-  signal: AbortSignal,
 ): Promise<{ users: z.infer<typeof ApplicationUser>[]; caller: string | undefined }> {
   const action = `find the default reviewers of ${project}/${repo}`;
   // The resource takes repository ids; the repository GET also names the caller.
   const { body: repository, headers } = await bitbucket.request({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}`,
     schema: Repository,
-    signal,
   }).catch(rethrowDuring(action));
   if (repository.id === undefined) {
     throw new Error(`Cannot ${action}: Bitbucket sent the repository without its id`);
@@ -50,14 +48,12 @@ export async function defaultReviewers(
       targetRefId: refs.toRef,
     },
     schema: DefaultReviewers,
-    signal,
   }).catch(rethrowDuring(action));
   const users = body.flatMap((entry) => "name" in entry ? [entry] : entry.reviewers);
   const unique = users.filter((u, i) => users.findIndex((v) => v.name === u.name) === i);
   return { users: unique, caller: authenticatedUser(headers) };
 }
 
-/** Shows who a new pull request from one branch into another would get as reviewers. */
 export const getDefaultReviewers = defineTool({
   name: "get_default_reviewers",
   toolset: "pull_requests",
@@ -69,9 +65,9 @@ export const getDefaultReviewers = defineTool({
     to_ref: refArg(),
   }),
   output: z.object({ reviewers: z.array(UserOut) }),
-  async handler({ project, repo, from_ref, to_ref }, { bitbucket, signal }) {
+  async handler({ project, repo, from_ref, to_ref }, { bitbucket }) {
     const refs = { fromRef: qualifyBranch(from_ref), toRef: qualifyBranch(to_ref) };
-    const { users } = await defaultReviewers(bitbucket, project, repo, refs, signal);
+    const { users } = await defaultReviewers(bitbucket, project, repo, refs);
     return { reviewers: users.map(userOut) };
   },
 });

@@ -1,12 +1,12 @@
+/** A repository's branch permissions, and which of them can apply to a branch. */
 import { z } from "../../deps/zod.ts";
-import { MAX_LIMIT } from "../../bitbucket/paging.ts";
 import { RefRestriction } from "../../bitbucket/entities/restriction.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
+import { collectPages, MAX_LIMIT } from "../../bitbucket/paging.ts";
 import { refArg, RepoArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
+import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { refPatternMatches } from "./_ref_pattern.ts";
 import { RefMatcherOut, refMatcherOut } from "../kit/shapes/build.ts";
 import { pagedOutput } from "../kit/shapes/page.ts";
@@ -43,7 +43,6 @@ function mayApply(matcher: z.infer<typeof RefRestriction>["matcher"], ref: strin
   }
 }
 
-/** Lists the branch permissions of a repository, optionally only those that can apply to a branch. */
 export const listBranchRestrictions = defineTool({
   name: "list_branch_restrictions",
   toolset: "refs",
@@ -54,7 +53,7 @@ export const listBranchRestrictions = defineTool({
     branch: refArg("Only those applying to it").optional(),
   }),
   output: pagedOutput("restrictions", RestrictionOut),
-  async handler({ project, repo, branch }, { bitbucket, signal }) {
+  async handler({ project, repo, branch }, { bitbucket }) {
     const action = `list the branch permissions of ${project}/${repo}`;
     // Few per repository: all of them, so that the branch filter sees every one.
     const page = await collectPages(
@@ -62,8 +61,6 @@ export const listBranchRestrictions = defineTool({
       apiPath`/branch-permissions/latest/projects/${project}/repos/${repo}/restrictions`,
       RefRestriction,
       { limit: MAX_LIMIT },
-      {},
-      signal,
     ).catch(rethrowDuring(action, { unauthorized: ADMIN_HINT, forbidden: ADMIN_HINT }));
     const ref = branch === undefined ? undefined : qualifyBranch(branch);
     return {

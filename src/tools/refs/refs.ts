@@ -1,3 +1,4 @@
+/** A repository's branches and tags: listing, resolving, creating and deleting them. */
 import { z } from "../../deps/zod.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
@@ -14,44 +15,40 @@ import {
   textArg,
 } from "../kit/args.ts";
 import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts";
-import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
-import { listing } from "../kit/list_tool.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
+import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
 
-/** The REST path of a repository's branches or tags (also where ref completions look). */
-export function refsPath(project: string, repo: string, kind: "branches" | "tags"): string {
-  return apiPath`/api/latest/projects/${project}/repos/${repo}/${kind}`;
-}
-
-/** Lists branches, saying which one is the default. */
-export const listBranches = defineTool({
+export const listBranches = defineListTool({
   name: "list_branches",
   toolset: "refs",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",
-  access: READ_ONLY,
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
-  output: pagedOutput("branches", BranchOut),
-  handler: listing("branches", Branch, branchOut, ({ project, repo, filter }) => ({
+  key: "branches",
+  item: BranchOut,
+  entity: Branch,
+  map: branchOut,
+  request: ({ project, repo, filter }) => ({
     path: refsPath(project, repo, "branches"),
     query: { filterText: filter, boostMatches: filter === undefined ? undefined : true },
-  })),
+  }),
 });
 
-/** Lists tags. */
-export const listTags = defineTool({
+export const listTags = defineListTool({
   name: "list_tags",
   toolset: "refs",
   title: "List tags",
   description: "Tags with the commits they point at.",
-  access: READ_ONLY,
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
-  output: pagedOutput("tags", TagOut),
-  handler: listing("tags", Tag, tagOut, ({ project, repo, filter }) => ({
+  key: "tags",
+  item: TagOut,
+  entity: Tag,
+  map: tagOut,
+  request: ({ project, repo, filter }) => ({
     path: refsPath(project, repo, "tags"),
     query: { filterText: filter },
-  })),
+  }),
 });
 
 /** A resolved ref: its qualified name, kind and commit. */
@@ -67,18 +64,15 @@ async function findExact(
   bitbucket: BitbucketClient,
   path: string,
   name: string,
-  signal: AbortSignal,
 ): Promise<z.infer<typeof Branch> | undefined> {
   const { body: page } = await bitbucket.request({
     path,
     schema: pageOf(Branch),
     query: { filterText: name, limit: 100 },
-    signal,
   });
   return page.values.find((ref) => ref.displayId === name);
 }
 
-/** Turns a branch or tag name into its qualified ref and head commit. */
 export const resolveRef = defineTool({
   name: "resolve_ref",
   toolset: "refs",
@@ -88,7 +82,7 @@ export const resolveRef = defineTool({
   access: READ_ONLY,
   input: RepoArgs.extend({ ref: refArg("e.g. main or refs/tags/v1.0") }),
   output: z.object({ ref: ResolvedRefOut }),
-  async handler({ project, repo, ref }, { bitbucket, signal }) {
+  async handler({ project, repo, ref }, { bitbucket }) {
     const kinds = [
       { type: "BRANCH", prefix: "refs/heads/", path: refsPath(project, repo, "branches") },
       { type: "TAG", prefix: "refs/tags/", path: refsPath(project, repo, "tags") },
@@ -96,7 +90,7 @@ export const resolveRef = defineTool({
     const qualified = kinds.find((k) => ref.startsWith(k.prefix));
     for (const kind of qualified ? [qualified] : kinds) {
       const name = qualified ? ref.slice(kind.prefix.length) : ref;
-      const found = await findExact(bitbucket, kind.path, name, signal);
+      const found = await findExact(bitbucket, kind.path, name);
       if (found) return { ref: { ...refTipOut(found), type: kind.type } };
     }
     throw new Error(
@@ -107,7 +101,6 @@ export const resolveRef = defineTool({
   },
 });
 
-/** Creates a tag at a branch, tag or commit. */
 export const createTag = defineTool({
   name: "create_tag",
   toolset: "refs",
@@ -122,19 +115,17 @@ export const createTag = defineTool({
     message: textArg("Annotation", 65_536).optional(),
   }),
   output: z.object({ tag: TagOut }),
-  async handler({ project, repo, name, start_point, message }, { bitbucket, signal }) {
+  async handler({ project, repo, name, start_point, message }, { bitbucket }) {
     const { body: tag } = await bitbucket.request({
       method: "POST",
       path: refsPath(project, repo, "tags"),
       schema: Tag,
       body: { name, startPoint: start_point, message },
-      signal,
     });
     return { tag: tagOut(tag) };
   },
 });
 
-/** Creates a branch at a branch, tag or commit. */
 export const createBranch = defineTool({
   name: "create_branch",
   toolset: "refs",
@@ -148,7 +139,7 @@ export const createBranch = defineTool({
     start_point: refArg("Branch, tag or commit"),
   }),
   output: z.object({ branch: RefTipOut }),
-  async handler({ project, repo, name, start_point }, { bitbucket, signal }) {
+  async handler({ project, repo, name, start_point }, { bitbucket }) {
     // The core branches POST (createBranchForRepository, REPO_WRITE), like create_tag's
     // tags POST: its startPoint takes any ref or commit, where the spec limits
     // branch-utils' startPoint to a commit id.
@@ -157,13 +148,11 @@ export const createBranch = defineTool({
       path: refsPath(project, repo, "branches"),
       schema: Branch,
       body: { name, startPoint: start_point },
-      signal,
     });
     return { branch: refTipOut(branch) };
   },
 });
 
-/** Deletes a branch, optionally only while it still points at an expected commit. */
 export const deleteBranch = defineTool({
   name: "delete_branch",
   toolset: "refs",
@@ -182,7 +171,7 @@ export const deleteBranch = defineTool({
         end_point === undefined ? "" : ` if it still points at ${end_point}`
       }; Bitbucket cannot restore it`,
     }),
-  async handler({ project, repo, name, end_point }, { bitbucket, signal }) {
+  async handler({ project, repo, name, end_point }, { bitbucket }) {
     const ref = qualifyBranch(name);
     // branch-utils deletes by name in the body; it answers 204 whether or not the branch existed.
     await bitbucket.request({
@@ -190,13 +179,11 @@ export const deleteBranch = defineTool({
       path: apiPath`/branch-utils/latest/projects/${project}/repos/${repo}/branches`,
       body: { name: ref, endPoint: end_point },
       schema: z.unknown(),
-      signal,
     }).catch(rethrowDuring(`delete branch ${JSON.stringify(name)} in ${project}/${repo}`));
     return { deleted: ref };
   },
 });
 
-/** Deletes a tag. */
 export const deleteTag = defineTool({
   name: "delete_tag",
   toolset: "refs",
@@ -212,13 +199,12 @@ export const deleteTag = defineTool({
         JSON.stringify(name)
       } from ${project}/${repo}; Bitbucket cannot restore it`,
     }),
-  async handler({ project, repo, name }, { bitbucket, signal }) {
+  async handler({ project, repo, name }, { bitbucket }) {
     const tag = name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
     await bitbucket.request({
       method: "DELETE",
       path: apiPath`/git/latest/projects/${project}/repos/${repo}/tags/${segments(tag)}`,
       schema: z.unknown(),
-      signal,
     }).catch(rethrowDuring(`delete tag ${JSON.stringify(tag)} in ${project}/${repo}`));
     return { deleted: `refs/tags/${tag}` };
   },

@@ -1,3 +1,4 @@
+/** Finding repositories across the server, and reading one. */
 import { z } from "../../deps/zod.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
@@ -5,8 +6,7 @@ import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { nameArg, PagingArgs, RepoArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { listing } from "../kit/list_tool.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import {
   RepositoryOut,
   repositoryOut,
@@ -14,25 +14,25 @@ import {
   repositorySummaryOut,
 } from "../kit/shapes/repository.ts";
 
-/** Finds repositories by name and/or project across the server. */
-export const searchRepositories = defineTool({
+export const searchRepositories = defineListTool({
   name: "search_repositories",
   toolset: "repositories",
   title: "Search repositories",
   description: "Repositories by part of their name and/or by project.",
-  access: READ_ONLY,
   input: PagingArgs.extend({
     name: nameArg("Part of the name").optional(),
     project: nameArg().optional(),
   }),
-  output: pagedOutput("repositories", RepositorySummaryOut),
-  handler: listing("repositories", Repository, repositorySummaryOut, ({ name, project }) => ({
+  key: "repositories",
+  item: RepositorySummaryOut,
+  entity: Repository,
+  map: repositorySummaryOut,
+  request: ({ name, project }) => ({
     path: "/api/latest/repos",
     query: { name, projectkey: project },
-  })),
+  }),
 });
 
-/** Reads one repository: its settings, default branch, clone URLs and fork origin. */
 export const getRepository = defineTool({
   name: "get_repository",
   toolset: "repositories",
@@ -41,14 +41,13 @@ export const getRepository = defineTool({
   access: READ_ONLY,
   input: RepoArgs,
   output: z.object({ repository: RepositoryOut }),
-  async handler({ project, repo }, { bitbucket, signal }) {
+  async handler({ project, repo }, { bitbucket }) {
     const path = apiPath`/api/latest/projects/${project}/repos/${repo}`;
-    const { body: repository } = await bitbucket.request({ path, schema: Repository, signal });
+    const { body: repository } = await bitbucket.request({ path, schema: Repository });
     // The repository resource does not say its default branch (the spec marks it write-only).
     const defaultBranch = await bitbucket.request({
       path: `${path}/default-branch`,
       schema: MinimalRef,
-      signal,
     }).then(
       ({ body }) => body.displayId ?? body.id,
       (error) => {

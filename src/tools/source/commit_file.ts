@@ -1,3 +1,4 @@
+/** Committing one text file to a branch through Bitbucket's file edit, without a clone. */
 import { z } from "../../deps/zod.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
@@ -5,9 +6,9 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { multipartBody } from "../../bitbucket/multipart.ts";
 import { apiPath, segments } from "../../bitbucket/path.ts";
 import { CommitIdArg, filePathArg, refArg, RepoArgs, textArg } from "../kit/args.ts";
-import type { Confirmation } from "../../policy/confirmation.ts";
-import { defineTool, safeWrite, type ToolContext } from "../kit/define.ts";
-import { qualifyBranch } from "../../bitbucket/pull_requests.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { type Confirmation, defineTool, safeWrite } from "../kit/define.ts";
+import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 
 /** The largest file commit_file writes: its content in UTF-8 bytes. */
@@ -32,7 +33,7 @@ const ContentArg = z.string().min(1).max(MAX_FILE_BYTES).refine(
  * (`default-branch`) only when asking applies.
  */
 async function askDefaultBranch(
-  { bitbucket, signal }: ToolContext,
+  bitbucket: BitbucketClient,
   project: string,
   repo: string,
   path: string,
@@ -41,7 +42,6 @@ async function askDefaultBranch(
   const { body: defaultBranch } = await bitbucket.request({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
     schema: MinimalRef,
-    signal,
   }).catch(
     rethrowDuring(
       `${commitAction(project, repo, path, branch)}: Cannot tell the repository's default branch`,
@@ -60,7 +60,6 @@ function commitAction(project: string, repo: string, path: string, branch: strin
   return `commit ${JSON.stringify(path)} to ${JSON.stringify(branch)} in ${project}/${repo}`;
 }
 
-/** Creates or updates one file as a commit on a branch, optionally a new branch. */
 export const commitFile = defineTool({
   name: "commit_file",
   toolset: "source",
@@ -79,9 +78,9 @@ export const commitFile = defineTool({
     source_branch: refArg("Create branch from this").optional(),
   }),
   output: z.object({ commit: CommitOut }),
-  confirm: ({ project, repo, path, branch }, ctx) =>
-    askDefaultBranch(ctx, project, repo, path, branch),
-  async handler(args, ctx) {
+  confirm: ({ project, repo, path, branch }, { bitbucket }) =>
+    askDefaultBranch(bitbucket, project, repo, path, branch),
+  async handler(args, { bitbucket }) {
     const { project, repo, path, content, message, branch, source_commit_id, source_branch } = args;
     const action = commitAction(project, repo, path, branch);
     // The content as a file part, as `curl -F content=@file` sends it; Bitbucket
@@ -96,12 +95,11 @@ export const commitFile = defineTool({
         : [{ name: "sourceCommitId", value: source_commit_id }]),
       ...(source_branch === undefined ? [] : [{ name: "sourceBranch", value: source_branch }]),
     ]);
-    const { body: commit } = await ctx.bitbucket.request({
+    const { body: commit } = await bitbucket.request({
       method: "PUT",
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/browse/${segments(path)}`,
       form,
       schema: Commit,
-      signal: ctx.signal,
     }).catch(rethrowDuring(action, { conflict: CONFLICT_HINT }));
     return { commit: commitOut(commit) };
   },

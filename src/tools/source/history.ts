@@ -3,27 +3,15 @@ import { z } from "../../deps/zod.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { BlamePage, LastModified } from "../../bitbucket/entities/source.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { apiPath, segments } from "../../bitbucket/path.ts";
 import { AtArg, filePathArg, lineArg, PagingArgs, RepoArgs } from "../kit/args.ts";
 import { commitAt } from "../../bitbucket/commits.ts";
+import { refText, underRepo } from "../../bitbucket/files.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { listing } from "../kit/list_tool.ts";
+import { defineListTool } from "../kit/list_tool.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
 
 /** The most lines one blame call covers. */
 export const MAX_BLAME_LINES = 1000;
-
-/** How a ref is named in messages. */
-function refText(at: string | undefined): string {
-  return at === undefined ? "the default branch" : JSON.stringify(at);
-}
-
-/** The REST path of a repository resource with a file path after it. */
-function underRepo(project: string, repo: string, resource: string, path?: string): string {
-  const base = apiPath`/api/latest/projects/${project}/repos/${repo}/${resource}`;
-  return path === undefined ? base : base + apiPath`/${segments(path)}`;
-}
 
 /** A run of lines last changed by one commit. Timestamps are epoch milliseconds. */
 const BlameOut = z.object({
@@ -39,7 +27,6 @@ const BlameOut = z.object({
   authorTimestamp: z.number().int().optional(),
 });
 
-/** Blames a range of lines of a file. */
 export const getFileBlame = defineTool({
   name: "get_file_blame",
   toolset: "source",
@@ -64,7 +51,7 @@ export const getFileBlame = defineTool({
     blame: z.array(BlameOut),
     isLastPage: z.boolean().describe("The file ends within the lines asked for"),
   }),
-  async handler({ project, repo, path, at, start_line = 1, end_line }, { bitbucket, signal }) {
+  async handler({ project, repo, path, at, start_line = 1, end_line }, { bitbucket }) {
     const last = end_line ?? start_line + MAX_BLAME_LINES - 1;
     const limit = last - start_line + 1;
     const { body: page } = await bitbucket.request({
@@ -72,7 +59,6 @@ export const getFileBlame = defineTool({
       schema: BlamePage,
       // Bitbucket pages a file by lines: `start` is the 0-based first line.
       query: { at, blame: true, noContent: true, start: start_line - 1, limit },
-      signal,
     }).catch(
       rethrowDuring(`blame ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`),
     );
@@ -95,26 +81,26 @@ export const getFileBlame = defineTool({
   },
 });
 
-/** Lists the commits that changed one file, following renames. */
-export const getFileHistory = defineTool({
+export const getFileHistory = defineListTool({
   name: "get_file_history",
   toolset: "source",
   title: "File history",
   description: "Commits that changed a file, newest first, following renames.",
-  access: READ_ONLY,
   input: RepoArgs.extend({
     path: filePathArg(),
     at: AtArg,
   }).extend(PagingArgs.shape),
-  output: pagedOutput("commits", CommitOut),
-  handler: listing("commits", Commit, commitOut, ({ project, repo, path, at }) => ({
+  key: "commits",
+  item: CommitOut,
+  entity: Commit,
+  map: commitOut,
+  request: ({ project, repo, path, at }) => ({
     path: underRepo(project, repo, "commits"),
     query: { path, until: at, followRenames: true },
     action: `list the history of ${JSON.stringify(path)} at ${refText(at)} in ${project}/${repo}`,
-  })),
+  }),
 });
 
-/** Gives the last commit to change each file of a directory. */
 export const listLastModified = defineTool({
   name: "list_last_modified",
   toolset: "source",
@@ -127,17 +113,16 @@ export const listLastModified = defineTool({
       z.object({ path: z.string().describe("From the repository root"), commit: CommitOut }),
     ),
   }),
-  async handler({ project, repo, path, at }, ctx) {
+  async handler({ project, repo, path, at }, { bitbucket }) {
     const action = `list the last commits under ${JSON.stringify(path ?? "/")} at ${
       refText(at)
     } in ${project}/${repo}`;
     // Bitbucket wants an explicit commit to walk from (a 400 without one).
-    const commitId = await commitAt(ctx, project, repo, at, action);
-    const { body } = await ctx.bitbucket.request({
+    const commitId = await commitAt(bitbucket, project, repo, at, action);
+    const { body } = await bitbucket.request({
       path: underRepo(project, repo, "last-modified", path),
       schema: LastModified,
       query: { at: commitId },
-      signal: ctx.signal,
     }).catch(rethrowDuring(action));
     return {
       files: Object.entries(body.files).map(([name, commit]) => ({

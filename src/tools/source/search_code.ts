@@ -1,3 +1,4 @@
+/** Code search through Bitbucket's search server, its hits as plain text. */
 import { z } from "../../deps/zod.ts";
 import { SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
@@ -55,7 +56,6 @@ export function plainHitText(text: string): string {
   );
 }
 
-/** Searches code with Bitbucket's search server. */
 export const searchCode = defineTool({
   name: "search_code",
   toolset: "source",
@@ -75,7 +75,7 @@ export const searchCode = defineTool({
   output: pagedOutput("results", ResultOut).extend({
     count: z.number().int().optional().describe("Files matching in all"),
   }),
-  async handler({ query, project, repo, limit, start = 0 }, { bitbucket, signal }) {
+  async handler({ query, project, repo, limit, start = 0 }, { bitbucket }) {
     // A project or repository filter is part of the query, in Bitbucket's search syntax.
     const scope = [project && `project:${project}`, repo && `repo:${repo}`].filter(Boolean);
     const action = `search code for ${JSON.stringify(query)}${
@@ -90,7 +90,6 @@ export const searchCode = defineTool({
         entities: { code: { start, limit } },
         limits: { primary: limit, secondary: 10 },
       },
-      signal,
     }).catch((error) => {
       if (error instanceof BitbucketError && UNAVAILABLE.has(error.status ?? 0)) {
         throw error.during(action, NO_SEARCH_HINT);

@@ -1,6 +1,6 @@
-/** A bounded diff as tools return it, and as its text block reads. */
+/** A diff held to `max_bytes` as tools return it, and as its text block reads. */
 import { z } from "../../../deps/zod.ts";
-import type { BoundedDiff } from "../../../bitbucket/diff/unified.ts";
+import type { CappedDiff } from "../../../bitbucket/diff/unified.ts";
 
 /** A unified diff, whole or cut at `max_bytes`. */
 export const DiffOut = z.object({
@@ -16,7 +16,7 @@ export const DiffOut = z.object({
  * cut, so a model reading only this block never takes a cut diff as whole.
  */
 export function diffDocument(
-  { diff, truncated, omittedFiles }: BoundedDiff,
+  { diff, truncated, omittedFiles }: CappedDiff,
   empty: string,
 ): string {
   if (!truncated) return diff === "" ? `[empty diff: ${empty}]` : diff;

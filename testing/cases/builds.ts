@@ -1,0 +1,126 @@
+/**
+ * The builds domain's contract cases: the fixture routes the build and Code
+ * Insights tools (src/tools/builds/) are answered from, and each tool's
+ * contract arguments with the requests they must produce.
+ */
+import type { DomainCases } from "./types.ts";
+
+const REPO = "/api/latest/projects/PROJ/repos/web";
+/** The commit with three builds (one failed) and a Code Insights report. */
+export const BUILT = "8d51122def5632836d1cb1026e879069e10a1e13";
+/** The head commit of pull request #42 (feature/login): two successful builds. */
+export const PR_42_HEAD = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
+
+/** Fixtures and contract entries for src/tools/builds/builds.ts. */
+/** The first finding of fixtures' code insights annotations, as list_code_insights_annotations gives it. */
+export const FIRST_ANNOTATION = {
+  reportKey: "com.example.sonar",
+  path: "src/login/validate.ts",
+  line: 3,
+  severity: "HIGH",
+  type: "VULNERABILITY",
+  message: "A minimum password length of 1 accepts any single character; raise it.",
+  link: "https://sonar.example.com/project/issues?id=web&open=AZK3-web-1",
+};
+
+export const builds: DomainCases = {
+  routes: [
+    {
+      method: "GET",
+      path: `/build-status/latest/commits/${BUILT}`,
+      fixture: "builds/build-statuses.json",
+    },
+    {
+      method: "GET",
+      path: `/build-status/latest/commits/${PR_42_HEAD}`,
+      fixture: "builds/build-statuses-pr-42.json",
+    },
+    {
+      method: "GET",
+      path: `/build-status/latest/commits/stats/${BUILT}`,
+      fixture: "builds/build-stats.json",
+    },
+    {
+      method: "GET",
+      path: "/required-builds/latest/projects/PROJ/repos/web/conditions",
+      fixture: "builds/required-builds.json",
+    },
+    {
+      method: "GET",
+      path: `/insights/latest/projects/PROJ/repos/web/commits/${BUILT}/reports`,
+      fixture: "builds/insights-reports.json",
+    },
+    {
+      method: "GET",
+      path: `/insights/latest/projects/PROJ/repos/web/commits/${PR_42_HEAD}/annotations`,
+      fixture: "builds/insights-annotations.json",
+    },
+    // An abbreviated id is looked up before a repository-scoped build or insights call.
+    { method: "GET", path: `${REPO}/commits/8d51122def5`, fixture: "commits/commit.json" },
+    { method: "POST", path: `${REPO}/commits/${BUILT}/builds`, status: 204 },
+  ],
+  toolArguments: {
+    list_code_insights_annotations: {
+      args: { project: "PROJ", repo: "web", commit_id: PR_42_HEAD },
+      requests: [{
+        method: "GET",
+        path: `/insights/latest/projects/PROJ/repos/web/commits/${PR_42_HEAD}/annotations`,
+        query: {},
+      }],
+    },
+    get_build_status: {
+      args: { commit_id: BUILT },
+      requests: [{
+        method: "GET",
+        path: `/build-status/latest/commits/${BUILT}`,
+        query: { start: "0", limit: "25" },
+      }],
+    },
+    get_build_summary: {
+      args: { commit_id: BUILT },
+      requests: [{ method: "GET", path: `/build-status/latest/commits/stats/${BUILT}`, query: {} }],
+    },
+    list_required_builds: {
+      args: { project: "PROJ", repo: "web", limit: 10 },
+      requests: [{
+        method: "GET",
+        path: "/required-builds/latest/projects/PROJ/repos/web/conditions",
+        query: { start: "0", limit: "10" },
+      }],
+    },
+    list_code_insights_reports: {
+      args: { project: "PROJ", repo: "web", commit_id: BUILT },
+      requests: [{
+        method: "GET",
+        path: `/insights/latest/projects/PROJ/repos/web/commits/${BUILT}/reports`,
+        query: { start: "0", limit: "25" },
+      }],
+    },
+    set_build_status: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        commit_id: BUILT,
+        key: "web-ci",
+        state: "successful",
+        url: "https://ci.example.com/job/web-ci/1842/",
+        name: "Unit tests",
+        description: "134 tests passed",
+        build_number: "1842",
+      },
+      requests: [{
+        method: "POST",
+        path: `${REPO}/commits/${BUILT}/builds`,
+        query: {},
+        body: {
+          key: "web-ci",
+          state: "SUCCESSFUL",
+          url: "https://ci.example.com/job/web-ci/1842/",
+          name: "Unit tests",
+          description: "134 tests passed",
+          buildNumber: "1842",
+        },
+      }],
+    },
+  },
+};

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { CATALOGUE } from "../../../src/tools/catalogue.ts";
+import { connect } from "../../../testing/harness.ts";
+import { diffLines } from "../../support/line_diff.ts";
+
+/**
+ * Each tool's `tools/list` entry is kept in tests/toolsnaps/<name>.json so that
+ * any change to a schema, description or annotation shows up in review.
+ * Regenerate with `deno task snapshots` after an intended change.
+ */
+const UPDATE = Deno.env.get("UPDATE_TOOLSNAPS") === "1";
+
+Deno.test("toolsnaps: every tools/list entry matches its snapshot", async () => {
+  await using h = await connect({ selection: { yolo: true } });
+  const { tools } = await h.client.listTools();
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    CATALOGUE.map((t) => t.name),
+    "tools/list is in catalogue order",
+  );
+  const stale: string[] = [];
+  const diffs: string[] = [];
+  for (const tool of tools) {
+    const file = new URL(`../../toolsnaps/${tool.name}.json`, import.meta.url);
+    const current = JSON.stringify(tool, null, 2) + "\n";
+    if (UPDATE) {
+      await Deno.writeTextFile(file, current);
+      continue;
+    }
+    let saved: string;
+    try {
+      saved = await Deno.readTextFile(file);
+    } catch {
+      stale.push(`${tool.name} (no snapshot)`);
+      continue;
+    }
+    if (saved !== current) {
+      stale.push(tool.name);
+      diffs.push(
+        `--- tests/toolsnaps/${tool.name}.json\n+++ tools/list\n${diffLines(saved, current)}`,
+      );
+    }
+  }
+  const names = new Set(tools.map((t) => t.name));
+  for await (const entry of Deno.readDir(new URL("../../toolsnaps/", import.meta.url))) {
+    const name = entry.name.replace(/\.json$/, "");
+    if (!names.has(name) && !UPDATE) stale.push(`${name} (snapshot of no tool)`);
+  }
+  assert.deepEqual(
+    stale,
+    [],
+    ["snapshots differ: review, then run `deno task snapshots`", ...diffs].join("\n\n"),
+  );
+});
+
+Deno.test("toolsnaps: a stale snapshot's diff shows the changed lines with their context only", () => {
+  const saved = ["{", '"a": 1,', '"b": 2,', '"c": 3,', '"d": 4,', '"e": 5,', '"f": 6', "}"];
+  const current = [...saved];
+  current[2] = '"b": 20,';
+  current.splice(7, 0, '"g": 7');
+  assert.equal(
+    diffLines(saved.join("\n"), current.join("\n"), 1),
+    [
+      "@@ -2,+2 @@",
+      '  "a": 1,',
+      '- "b": 2,',
+      '+ "b": 20,',
+      '  "c": 3,',
+      "@@ -7,+7 @@",
+      '  "f": 6',
+      '+ "g": 7',
+      "  }",
+    ].join("\n"),
+  );
+  assert.equal(diffLines("same\n", "same\n"), "");
+});
