@@ -1,3 +1,4 @@
+/** The per-call overhead and memory figures: tool calls over stdio against direct fetches of the same fixture. */
 import { ALL_ROUTES, toolArguments } from "../testing/cases/mod.ts";
 import { type Route, startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "../testing/harness.ts";

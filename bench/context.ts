@@ -1,3 +1,4 @@
+/** The catalogue's cost in model context: bytes per tool as a model API receives them, and the whole `tools/list`. */
 import { TOOLSETS } from "../src/tools/catalogue.ts";
 import { connect } from "../testing/harness.ts";
 

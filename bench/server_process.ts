@@ -1,3 +1,4 @@
+/** A server spawned as a client would run it, spoken to in raw JSON-RPC, with its memory and CPU read from /proc. */
 import { TEST_TOKEN } from "../testing/harness.ts";
 import { MAIN, scopedPermissions } from "../testing/spawn.ts";
 

@@ -1,3 +1,4 @@
+/** Start-up figures: spawn to `initialize` and to `tools/list`, paired with a one-line script and the SDK floor. */
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 import { ServerProcess } from "./server_process.ts";
 

@@ -4,6 +4,7 @@
  * written for a model to act on: the failed request, then details after a colon.
  */
 import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
+import { cleanText } from "./untrusted_text.ts";
 
 /** What went wrong, in a closed vocabulary; {@link kindForStatus} maps HTTP statuses onto it. */
 export type BitbucketErrorKind =
@@ -177,17 +178,21 @@ function vetoText(veto: unknown): string | undefined {
   if (typeof veto !== "object" || veto === null) return undefined;
   const { summaryMessage, detailedMessage } = veto as Record<string, unknown>;
   if (typeof summaryMessage !== "string") return undefined;
-  return typeof detailedMessage === "string" && detailedMessage !== summaryMessage
-    ? `${summaryMessage} (${detailedMessage})`
-    : summaryMessage;
+  const summary = cleanText(summaryMessage);
+  if (typeof detailedMessage !== "string") return summary;
+  const detailed = cleanText(detailedMessage);
+  return detailed !== summary ? `${summary} (${detailed})` : summary;
 }
 
 /**
  * One error entry as text: Bitbucket's message, then the extra fields some
- * exceptions carry (the versions of an out-of-date update, a merge's vetoes).
+ * exceptions carry (the versions of an out-of-date update, a merge's vetoes);
+ * the messages cleaned, since they can quote what others wrote (a merge
+ * check's words, a branch name).
  */
 function detailText(detail: BitbucketErrorDetail): string | undefined {
-  const parts = detail.message ? [detail.message] : [];
+  const message = typeof detail.message === "string" ? cleanText(detail.message) : "";
+  const parts = message ? [message] : [];
   const { expectedVersion, currentVersion } = detail;
   if (typeof expectedVersion === "number" && typeof currentVersion === "number") {
     parts.push(

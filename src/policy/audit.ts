@@ -8,18 +8,25 @@
  * never happens unrecorded: when that line cannot be written the call is
  * refused (unless `--audit-failure warn`).
  */
-import type { CallToolResult, InputRequiredResult, ServerContext } from "../deps/mcp.ts";
+import type { AuthInfo, CallToolResult, InputRequiredResult, ServerContext } from "../deps/mcp.ts";
 import type { Exchange } from "../bitbucket/exchanges.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 
-/** What became of asking the person: `asked` is the first round, answered by the retry. */
+/**
+ * What became of asking the person: `asked` is the first round, answered by
+ * the retry; `replayed`, a state already used on this instance; `stale`, a
+ * yes whose target changed or went since (a replay on another instance finds
+ * this), so nothing was written.
+ */
 export type ConfirmationOutcome =
   | "not needed"
   | "asked"
   | "accepted"
   | "declined"
   | "cancelled"
-  | "unavailable";
+  | "unavailable"
+  | "replayed"
+  | "stale";
 
 /** How a call ended, as its line records it. */
 export type CallOutcome =
@@ -45,9 +52,33 @@ export interface AuditFile {
   reopen(): void;
 }
 
-/** The audit file at `path`, opened now: throws when it cannot be opened. */
+/** The permission bits of an audit file: its owner alone may read it (it names calls and callers). */
+export const AUDIT_FILE_MODE = 0o600;
+
+/**
+ * The audit file at `path`, opened now: throws when it cannot be opened.
+ * It is created with mode 0600, and an existing file (one a rotation tool
+ * made 0644, say) is set to 0600 on every open, reopen included, rather than
+ * refused, so rotation never stops the log nor leaves it readable to others.
+ */
 export function openAuditFile(path: string): AuditFile {
-  const open = () => Deno.openSync(path, { append: true, create: true, write: true });
+  const open = () => {
+    const file = Deno.openSync(path, {
+      append: true,
+      create: true,
+      write: true,
+      mode: AUDIT_FILE_MODE,
+    });
+    // Reading the bits would need read permission, which the server does not ask for: set them.
+    if (Deno.build.os === "windows") return file;
+    try {
+      Deno.chmodSync(path, AUDIT_FILE_MODE);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    return file;
+  };
   let file = open();
   const encoder = new TextEncoder();
   return {
@@ -151,11 +182,37 @@ export async function recordRefusal(
   return refused;
 }
 
+/**
+ * Records a call of a tool this server does not have (the SDK answers it
+ * "not found" before any tool's wrapper runs): one line with kind
+ * `unknown_tool`, nothing run, nothing sent. `auth` names the caller over HTTP.
+ */
+export async function recordUnknownTool(
+  log: AuditLog,
+  tool: string,
+  args: unknown,
+  auth: AuthInfo | undefined,
+): Promise<void> {
+  const outcome: CallOutcome = {
+    result: "error",
+    kind: "unknown_tool",
+    message: `Tool ${tool} not found`,
+  };
+  append(log, line(await headFor(tool, args, auth), "not needed", outcome, []));
+}
+
 /** What every line of one call starts with: its id, tool, arguments and caller. */
-async function headOf(call: AuditedCall): Promise<Record<string, unknown>> {
-  const auth = call.ctx.http?.authInfo;
+function headOf(call: AuditedCall): Promise<Record<string, unknown>> {
+  return headFor(call.tool, call.args, call.ctx.http?.authInfo);
+}
+
+async function headFor(
+  tool: string,
+  args: unknown,
+  auth: AuthInfo | undefined,
+): Promise<Record<string, unknown>> {
   const caller = auth ? await fingerprint(auth.token) : undefined;
-  return { call: crypto.randomUUID(), tool: call.tool, arguments: call.args, caller };
+  return { call: crypto.randomUUID(), tool, arguments: args, caller };
 }
 
 function line(

@@ -3,31 +3,49 @@
  * in or refused before the SDK validates the arguments (so a refused call
  * never reaches Bitbucket), the schemas shown without `project`/`repo` when one
  * repository is allowed, and the two listings that range beyond a repository
- * (search_repositories without a project, list_projects) filtered to it.
+ * (search_repositories without a project, list_projects) filtered to it. Code
+ * search is bounded twice: a `project:`/`repo:` word in its query is refused
+ * (it would widen the scope the confinement filled in), and any hit outside
+ * the confinement is still dropped from its results.
  */
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
 import { type Registration, registrationOf } from "./sdk_registration.ts";
 import type { JsonSchema } from "../tools/kit/published_schema.ts";
-import type { Confinement } from "./confinement.ts";
+import { type Confinement, scopeWordIn } from "./confinement.ts";
 
-/** Tools whose calls may leave `project` out: their results are filtered instead. */
+/** Tools whose results are filtered to the confinement, by item. */
 const FILTERED: Readonly<Record<string, (c: Confinement, item: Item) => boolean>> = {
   search_repositories: (c, item) =>
     typeof item.slug === "string" && typeof item.project?.key === "string" &&
     c.allowsRepo(item.project.key, item.slug),
   list_projects: (c, item) => typeof item.key === "string" && c.touchesProject(item.key),
+  search_code: (c, item) => {
+    const [project, repo, ...rest] = typeof item.repository === "string"
+      ? item.repository.split("/")
+      : [];
+    return project !== undefined && repo !== undefined && rest.length === 0 &&
+      c.allowsRepo(project, repo);
+  },
 };
+
+/** The filtered tools whose calls may leave `project` out: their results alone bound them. */
+const WIDE: ReadonlySet<string> = new Set(["search_repositories", "list_projects"]);
 
 /** The payload key of each filtered tool. */
 const PAYLOAD: Readonly<Record<string, string>> = {
   search_repositories: "repositories",
   list_projects: "projects",
+  search_code: "results",
 };
+
+/** Tools with a search query in which a scope word would widen the confined scope. */
+const QUERIES: Readonly<Record<string, string>> = { search_code: "query" };
 
 interface Item {
   slug?: unknown;
   key?: unknown;
   project?: { key?: unknown };
+  repository?: unknown;
 }
 
 /** `schema` without `drop` among its properties and required names. */
@@ -69,11 +87,18 @@ export function confineRegistration(
       ...inner,
       validate: (value: unknown) => {
         if (typeof value !== "object" || value === null) return inner.validate(value);
-        const confined = confinement.bound(
-          value as Record<string, unknown>,
-          takes,
-          keep !== undefined,
-        );
+        const args = value as Record<string, unknown>;
+        const query = QUERIES[name] === undefined ? undefined : args[QUERIES[name]];
+        const word = typeof query === "string" ? scopeWordIn(query) : undefined;
+        if (word !== undefined) {
+          return {
+            issues: [{
+              message:
+                `Cannot call ${name}: a ${word} word in the query would reach beyond this server's confinement to ${confinement.describe()} (hint: leave it out and use the project/repo arguments)`,
+            }],
+          };
+        }
+        const confined = confinement.bound(args, takes, WIDE.has(name));
         if ("refused" in confined) {
           return { issues: [{ message: `Cannot call ${name}: ${confined.refused}` }] };
         }
@@ -94,7 +119,11 @@ function filtered<R extends object>(result: R, key: string, keep: (item: Item) =
   const content = call.structuredContent as Record<string, unknown> | undefined;
   const items = content?.[key];
   if (call.isError || !content || !Array.isArray(items)) return result;
-  const structuredContent = { ...content, [key]: items.filter((item) => keep(item as Item)) };
+  const kept = items.filter((item) => keep(item as Item));
+  if (kept.length === items.length) return result;
+  // A total counted over what was dropped would tell of it: it goes too.
+  const { count: _count, ...rest } = content;
+  const structuredContent = { ...rest, [key]: kept };
   return {
     ...result,
     structuredContent,

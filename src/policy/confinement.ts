@@ -105,6 +105,18 @@ export class Confinement {
   }
 }
 
+/**
+ * A search-query word that names a scope (`project:`, `repo:`), in any case
+ * and wherever it stands: at the start, after a space, an operator, a
+ * parenthesis, a quote or a minus, even with a backslash or spaces before its
+ * colon. Undefined when the query names none. Bitbucket ignores punctuation
+ * between words, so anything but a letter or digit before the word counts.
+ */
+export function scopeWordIn(query: string): string | undefined {
+  const match = /(?<![\p{L}\p{N}])(project|repo)\s*\\?\s*[:\uFF1A]/iu.exec(query);
+  return match ? `${match[1]!.toLowerCase()}:` : undefined;
+}
+
 function upper(s: string): string {
   return s.toUpperCase();
 }

@@ -6,8 +6,12 @@
  * connection the SDK's shim sends `elicitation/create` and re-enters the
  * handler, so one code path serves both eras. The state is an HMAC-signed
  * envelope (the SDK's codec, keyed per process or by BITBUCKET_MCP_STATE_KEY)
- * holding the tool, a digest of its arguments, the version the person saw and
- * a one-time nonce; it expires after {@link STATE_TTL_SECONDS}.
+ * holding the tool, a digest of its arguments, the version and binding the
+ * person saw (the state of what the call changes) and a one-time nonce; it
+ * expires after {@link STATE_TTL_SECONDS}. The nonce store is per process, so
+ * behind a load balancer sharing the key a state could be retried once on each
+ * instance: the binding, read again after the yes, is what refuses such a
+ * replay (what it confirmed has changed by then) on any instance.
  *
  * {@link guardedCall} is the one place a call is held: audit and confinement
  * can wrap the same `run` it is given.
@@ -23,6 +27,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "../deps/mcp.ts";
+import { BitbucketError } from "../bitbucket/errors.ts";
 import type { Confirmation } from "../tools/kit/define.ts";
 import type { ConfirmationOutcome } from "./audit.ts";
 
@@ -45,12 +50,30 @@ export const CONFIRM_SCHEMA = {
   required: [CONFIRM_KEY],
 };
 
-/** What a sealed state holds: tool, argument digest, nonce, version. */
+/** What a sealed state holds: tool, argument digest, nonce, version, binding state. */
 interface Sealed {
   t: string;
   a: string;
   n: string;
   v?: number;
+  b?: string;
+}
+
+/** What a state binds the call to: the version and binding state the person saw. */
+export interface Bound {
+  version?: number;
+  binding?: string;
+}
+
+/** A state refused before anything is read; `replayed` when it was already used here. */
+export class StateRefused extends Error {
+  /** True when the state was genuine but already used on this instance. */
+  readonly replayed: boolean;
+  constructor(message: string, replayed: boolean) {
+    super(message);
+    this.name = "StateRefused";
+    this.replayed = replayed;
+  }
 }
 
 /**
@@ -72,19 +95,22 @@ export class Confirmations {
     });
   }
 
-  /** A signed state for this call of `tool` with `args`, bound to `version`. */
-  async seal(tool: string, args: unknown, version: number | undefined): Promise<string> {
+  /** A signed state for this call of `tool` with `args`, bound to what the person saw. */
+  async seal(tool: string, args: unknown, bound: Confirmation | Bound): Promise<string> {
     const sealed: Sealed = { t: tool, a: await digest(args), n: crypto.randomUUID() };
-    if (version !== undefined) sealed.v = version;
+    if (bound.version !== undefined) sealed.v = bound.version;
+    const binding = typeof bound.binding === "string" ? bound.binding : bound.binding?.state;
+    if (binding !== undefined) sealed.b = binding;
     return await this.#codec.mint(sealed);
   }
 
   /**
-   * The state's bound version, once it is proven ours, unexpired, unused and
-   * for exactly this tool and these arguments; otherwise throws, naming why
-   * (the call answers an error result, and nothing is written).
+   * What the state is bound to, once it is proven ours, unexpired, unused
+   * here and for exactly this tool and these arguments; otherwise throws a
+   * {@link StateRefused} naming why (the call answers an error result, and
+   * nothing is written).
    */
-  async open(tool: string, args: unknown, state: string): Promise<{ version?: number }> {
+  async open(tool: string, args: unknown, state: string): Promise<Bound> {
     let sealed: Sealed;
     try {
       sealed = await this.#codec.verify(state, undefined as unknown as ServerContext);
@@ -97,16 +123,20 @@ export class Confirmations {
     }
     const now = Date.now();
     for (const [nonce, until] of this.#used) if (until < now) this.#used.delete(nonce);
-    if (this.#used.has(sealed.n)) throw refused(tool, "it was already used");
+    if (this.#used.has(sealed.n)) throw refused(tool, "it was already used", true);
     this.#used.set(sealed.n, now + this.#ttlMs);
-    return sealed.v === undefined ? {} : { version: sealed.v };
+    const bound: Bound = {};
+    if (sealed.v !== undefined) bound.version = sealed.v;
+    if (sealed.b !== undefined) bound.binding = sealed.b;
+    return bound;
   }
 }
 
 /** The refusal of a bad state: nothing was sent to Bitbucket. */
-function refused(tool: string, why: string): Error {
-  return new Error(
+function refused(tool: string, why: string, replayed = false): StateRefused {
+  return new StateRefused(
     `Cannot call ${tool} with this confirmation state: ${why}; nothing was sent to Bitbucket (hint: call the tool again without requestState so the person is asked afresh)`,
+    replayed,
   );
 }
 
@@ -176,9 +206,10 @@ export type Guarded<R> = R | InputRequiredResult | {
 
 /**
  * Runs `run` once the person said yes (or at once when `ask` finds nothing to
- * ask), passing the version they confirmed. The first call answers with the
- * question; the retry is checked (state, arguments, answer, version) before
- * anything is written.
+ * ask), passing what they confirmed. The first call answers with the
+ * question; the retry is checked (state, arguments, answer) and, when the
+ * state is bound, what it acts on is read again and must still be as the
+ * person saw it, before anything is written.
  */
 export async function guardedCall<R>(
   guard: Guard,
@@ -188,7 +219,10 @@ export async function guardedCall<R>(
   const decided = guard.decided ?? (() => {});
   const state = ctx.mcpReq.requestState();
   if (typeof state === "string") {
-    const sealed = await guard.confirmations.open(tool, args, state);
+    const sealed = await guard.confirmations.open(tool, args, state).catch((error) => {
+      if (error instanceof StateRefused && error.replayed) decided("replayed");
+      throw error;
+    });
     const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
     if (answer.kind !== "elicit") {
       throw new Error(
@@ -205,11 +239,21 @@ export async function guardedCall<R>(
       );
     }
     decided("accepted");
-    if (sealed.version === undefined) return await run(undefined);
-    const now = await guard.ask();
-    if (now?.version !== sealed.version) {
+    if (sealed.version === undefined && sealed.binding === undefined) return await run(undefined);
+    let now: Confirmation | undefined;
+    try {
+      now = await guard.ask();
+    } catch (error) {
+      // What it acts on is gone (a replay after the write finds this); a failure to read is not that.
+      const gone = !(error instanceof BitbucketError) || error.kind === "not_found";
+      if (gone) decided("stale");
+      throw error;
+    }
+    const changed = changeOf(sealed, now);
+    if (changed !== undefined) {
+      decided("stale");
       return failure(
-        `Cannot call ${tool}: what the person confirmed changed meanwhile (version ${sealed.version} was confirmed, it is now at version ${now?.version}); nothing was written (hint: look at the change, then call again so they confirm version ${now?.version})`,
+        `Cannot call ${tool}: what the person confirmed changed meanwhile (${changed}); nothing was written (hint: a replayed confirmation finds this too; look at the change, then call again so the person confirms it as it is now)`,
       );
     }
     return await run(now);
@@ -243,8 +287,23 @@ export async function guardedCall<R>(
         requestedSchema: CONFIRM_SCHEMA,
       }),
     },
-    requestState: await guard.confirmations.seal(tool, args, question.version),
+    requestState: await guard.confirmations.seal(tool, args, question),
   });
+}
+
+/** How what the person confirmed differs from what is read now, in words; undefined when it does not. */
+function changeOf(sealed: Bound, now: Confirmation | undefined): string | undefined {
+  if (now === undefined) return "it no longer needs confirming, so it is not as the person saw it";
+  if (now.version !== sealed.version) {
+    return `version ${sealed.version} was confirmed, it is now at version ${now.version}`;
+  }
+  if (now.binding?.state !== sealed.binding) {
+    const what = now.binding?.what ?? "what it acts on";
+    return `${what} was ${sealed.binding ?? "unbound"} when confirmed, it is now ${
+      now.binding?.state ?? "unbound"
+    }`;
+  }
+  return undefined;
 }
 
 function failure(text: string) {

@@ -16,8 +16,9 @@ import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
 import { prDiffSource, readPullRequest } from "../bitbucket/pull_requests.ts";
 import { DEFAULT_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES } from "../tools/kit/limits.ts";
 import { commitOut } from "../tools/kit/shapes/commit.ts";
-import { diffDocument } from "../tools/kit/shapes/diff.ts";
-import { fileDocument } from "../tools/kit/shapes/file.ts";
+import { diffDocument, withHiddenCharacters as diffHidden } from "../tools/kit/shapes/diff.ts";
+import { fileDocument, withHiddenCharacters as fileHidden } from "../tools/kit/shapes/file.ts";
+import { hiddenNote } from "../tools/kit/shapes/hidden.ts";
 import { pagedResult } from "../tools/kit/shapes/page.ts";
 import { changeOut, pullRequestOut } from "../tools/kit/shapes/pull_request.ts";
 import { openThreads } from "./threads.ts";
@@ -34,21 +35,26 @@ async function text(target: ResourceTarget, bitbucket: BitbucketClient): Promise
     case "pull_request_diff": {
       const source = prDiffSource(bitbucket, project, repo, target.prId, undefined);
       const diff = await readCappedDiff(source, undefined, DEFAULT_DOCUMENT_BYTES);
-      return diffDocument(diff, "the pull request changes nothing");
+      return diffDocument(diffHidden(diff), "the pull request changes nothing");
     }
     case "pull_request_threads":
       return await openThreads(bitbucket, project, repo, target.prId);
     case "file": {
-      const file = await readFileText(bitbucket, {
-        project,
-        repo,
-        path: target.path,
-        at: target.at,
-        max_bytes: DEFAULT_DOCUMENT_BYTES,
-        windowScanBytes: MAX_DOCUMENT_BYTES,
-      });
-      // A whole file is the file itself; a cut one says so, as get_file_content's text does.
-      return file.truncated ? fileDocument(file) : file.content;
+      const file = fileHidden(
+        await readFileText(bitbucket, {
+          project,
+          repo,
+          path: target.path,
+          at: target.at,
+          max_bytes: DEFAULT_DOCUMENT_BYTES,
+          windowScanBytes: MAX_DOCUMENT_BYTES,
+        }),
+      );
+      // A whole file is the file itself (after a note on hidden characters, if any);
+      // a cut one says so, as get_file_content's text does.
+      return file.truncated
+        ? fileDocument(file)
+        : hiddenNote(file.hiddenCharacters, "file") + file.content;
     }
     case "commit": {
       const commit = await readCommit(bitbucket, project, repo, target.commitId);

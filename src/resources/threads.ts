@@ -10,6 +10,8 @@ import type { Comment } from "../bitbucket/entities/pull_request_comment.ts";
 import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/args.ts";
 import { prPath } from "../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../bitbucket/threads.ts";
+import { cleanText } from "../bitbucket/untrusted_text.ts";
+import { isoDate } from "../tools/kit/shapes/date.ts";
 
 /** The most threads one resource shows. */
 export const MAX_THREADS = 100;
@@ -19,14 +21,10 @@ export function isOpen(comment: Comment): boolean {
   return !(comment.threadResolved ?? false) && comment.state !== "RESOLVED";
 }
 
-/** `2024-03-01 09:30 UTC` for milliseconds since the epoch. */
-function when(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** Who wrote a comment: `Jane Doe (jdoe)`, or the username alone. */
 function who(comment: Comment): string {
-  const { name, displayName } = comment.author;
+  const { name } = comment.author;
+  const displayName = cleanText(comment.author.displayName);
   return displayName && displayName !== name ? `${displayName} (${name})` : name;
 }
 
@@ -51,9 +49,11 @@ function where({ comment, anchor: activityAnchor }: Thread): string {
 function block(comment: Comment, label: string, prefix: string): string[] {
   const draft = comment.state === "PENDING" ? ", draft" : "";
   const head = `**${who(comment)}**, ${
-    when(comment.createdDate)
+    isoDate(comment.createdDate)
   } (${label} ${comment.id}${draft}):`;
-  return [head, "", ...comment.text.split("\n")].map((line) => `${prefix}${line}`.trimEnd());
+  return [head, "", ...cleanText(comment.text).split("\n")].map((line) =>
+    `${prefix}${line}`.trimEnd()
+  );
 }
 
 /** One thread: its heading, its root comment, then each reply quoted one level deeper than its parent. */

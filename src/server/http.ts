@@ -224,6 +224,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const confinement = options.policy?.confinement;
   const features = serverFeatures(clients, all.map((r) => r.name), confinement);
   const instructions = instructionsFor(confinement);
+  const audit = options.policy?.audit;
   const byName = new Map(all.map((r) => [r.name, r]));
   // What each request in flight can reach, read from its body before the SDK builds its server.
   const reach = new WeakMap<Request, Registration | null>();
@@ -231,8 +232,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
     // A tools/call reaches one tool and nothing else; any other message may need it all.
     return only === undefined
-      ? serverWith(all, features, instructions)
-      : serverWith(only === null ? [] : [only], undefined, instructions);
+      ? serverWith(all, features, instructions, audit)
+      : serverWith(only === null ? [] : [only], undefined, instructions, audit);
   };
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>

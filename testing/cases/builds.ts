@@ -58,6 +58,13 @@ export const builds: DomainCases = {
     // An abbreviated id is looked up before a repository-scoped build or insights call.
     { method: "GET", path: `${REPO}/commits/8d51122def5`, fixture: "commits/commit.json" },
     { method: "POST", path: `${REPO}/commits/${BUILT}/builds`, status: 204 },
+    // No status stored under the key yet (set_build_status reads it before asking).
+    {
+      method: "GET",
+      path: `${REPO}/commits/${BUILT}/builds`,
+      status: 404,
+      fixture: "errors/build-status-not-found.json",
+    },
   ],
   toolArguments: {
     list_code_insights_annotations: {

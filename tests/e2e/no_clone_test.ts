@@ -51,6 +51,24 @@ const routes: Route[] = [
   { method: "POST", path: `${PR44}/merge`, body: openedPullRequest("MERGED") },
   // What the person is shown before the merge: the pull request as opened.
   { method: "GET", path: PR44, body: openedPullRequest("OPEN") },
+  // The fix branch, as the delete's question reads it: branches.json's entry for it, at the fix.
+  {
+    method: "GET",
+    path: `${REPO}/branches`,
+    query: { filterText: BRANCH },
+    body: {
+      ...JSON.parse(readFixture("refs/branches.json")),
+      isLastPage: true,
+      nextPageStart: undefined,
+      values: [{
+        ...JSON.parse(readFixture("refs/branches.json")).values[1],
+        id: `refs/heads/${BRANCH}`,
+        displayId: BRANCH,
+        latestCommit: COMMITTED,
+        latestChangeset: COMMITTED,
+      }],
+    },
+  },
   ...search.routes,
   ...source.routes,
   ...pullRequests.routes,
@@ -252,7 +270,13 @@ Deno.test("a change without a clone: search, read, blame, commit on a new branch
     "after the merge, delete the branch, only if it still points at the fix",
     async () => {
       const result = await call("delete_branch", { ...WEB, name: BRANCH, end_point: COMMITTED });
-      assert.deepEqual(step(), [{
+      // Read for the form (the head the person confirms), read again on their yes, then deleted.
+      const read = {
+        method: "GET",
+        path: `${REPO}/branches`,
+        query: { filterText: BRANCH, limit: "100" },
+      };
+      assert.deepEqual(step(), [read, read, {
         method: "DELETE",
         path: BRANCH_UTILS,
         query: {},

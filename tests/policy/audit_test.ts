@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { ElicitResult } from "@modelcontextprotocol/client";
-import { type AuditLog, fingerprint } from "../../src/policy/audit.ts";
+import { type AuditLog, fingerprint, openAuditFile } from "../../src/policy/audit.ts";
 import { CONFIRM_KEY } from "../../src/policy/confirmation.ts";
 import { pullRequests } from "../../testing/cases/pull_requests.ts";
 import { refs } from "../../testing/cases/refs.ts";
@@ -355,3 +355,98 @@ Deno.test("check: the tools line names the audit file and how unrecordable calls
     await Deno.remove(path);
   }
 });
+
+/** The permission bits of `path`, read by a child process (the tests may write /tmp but not read it). */
+async function modeOutside(path: string): Promise<number> {
+  return Number(await readOutsideText(`Deno.statSync(${JSON.stringify(path)}).mode & 0o777`));
+}
+
+/** What `expression` evaluates to in a child process, as text. */
+async function readOutsideText(expression: string): Promise<string> {
+  const out = await new Deno.Command("deno", {
+    args: ["eval", `console.log(${expression})`],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test({
+  name: "audit file: created 0600 (whatever the umask), and kept 0600 when reopened",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/audit.jsonl`;
+    try {
+      const file = openAuditFile(path);
+      file.sink("{}");
+      assert.equal(await modeOutside(path), 0o600, "created owner-only");
+      // A rotation tool that made the new file world-readable (logrotate's `create 0644`).
+      Deno.chmodSync(path, 0o644);
+      file.reopen();
+      assert.equal(await modeOutside(path), 0o600, "narrowed again on reopen");
+      Deno.removeSync(path);
+      file.reopen();
+      assert.equal(await modeOutside(path), 0o600, "re-created owner-only on reopen");
+      Deno.chmodSync(path, 0o666);
+      openAuditFile(path).sink("{}");
+      assert.equal(await modeOutside(path), 0o600, "an existing wide file is narrowed on open");
+    } finally {
+      await outside(`Deno.removeSync(${JSON.stringify(dir)}, { recursive: true })`);
+    }
+  },
+});
+
+Deno.test("audit: a call of a tool the server does not have is recorded, and answered as without the log", async () => {
+  const audit = memoryLog();
+  await using h = await connect({ routes: refs.routes, audit: audit.log });
+  await using plain = await connect({ routes: refs.routes });
+  const call = { name: "no_such_tool", arguments: { project: "PROJ" } };
+  const answer = await failure(h.client.callTool(call));
+  assert.deepEqual(answer, await failure(plain.client.callTool(call)), "the SDK's own answer");
+  assert.equal(audit.lines.length, 1);
+  const [line] = audit.lines;
+  assert.equal(line!.event, "call");
+  assert.equal(line!.tool, "no_such_tool");
+  assert.deepEqual(line!.arguments, { project: "PROJ" });
+  assert.deepEqual(line!.outcome, {
+    result: "error",
+    kind: "unknown_tool",
+    message: "Tool no_such_tool not found",
+  });
+  assert.deepEqual(line!.requests, []);
+  assert.deepEqual(h.fixture.requests, []);
+  const listed = await h.client.callTool({
+    name: "list_branches",
+    arguments: { project: "PROJ", repo: "web" },
+  });
+  assert.notEqual(listed.isError, true, "known tools go on as before");
+  assert.equal(audit.lines.length, 2);
+});
+
+Deno.test("audit over HTTP: a call of a tool the server does not have is recorded with its caller", async () => {
+  const audit = memoryLog();
+  const callerToken = "caller-SECRET-token-6666";
+  await using h = startHttp({ routes: refs.routes, audit: audit.log });
+  const client = await connectHttp(h.url, "modern", callerToken);
+  try {
+    await failure(client.callTool({ name: "constructor", arguments: {} }));
+  } finally {
+    await client.close();
+  }
+  assert.equal(audit.lines.length, 1);
+  assert.equal(audit.lines[0]!.tool, "constructor");
+  assert.equal((audit.lines[0]!.outcome as { kind: string }).kind, "unknown_tool");
+  assert.equal(audit.lines[0]!.caller, await fingerprint(callerToken));
+});
+
+/** The error a request rejected with, or the tool-error result it answered with. */
+async function failure(call: Promise<unknown>): Promise<unknown> {
+  try {
+    const result = await call as { isError?: boolean };
+    assert.equal(result.isError, true, "the call failed");
+    return result;
+  } catch (error) {
+    const { code, message } = error as { code: number; message: string };
+    return { code, message };
+  }
+}

@@ -16,6 +16,18 @@ import { ElicitRequestSchema as ElicitRequestSchemaV1 } from "mcp-sdk-1.32.2/typ
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { CONFIRM_KEY, CONFIRM_SCHEMA } from "../../src/policy/confirmation.ts";
 import { PR, pullRequests } from "../../testing/cases/pull_requests.ts";
+import { refs } from "../../testing/cases/refs.ts";
+import { builds, BUILT } from "../../testing/cases/builds.ts";
+import type { FixtureBitbucket, Route } from "../../testing/fixture_bitbucket.ts";
+import { BRANCH_UTILS } from "../../testing/cases/refs.ts";
+import { Confirmations } from "../../src/policy/confirmation.ts";
+import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { CLI_HINTS } from "../../src/cli/hints.ts";
+import { createServerFactory } from "../../src/server/factory.ts";
+import { selectTools } from "../../src/policy/selection.ts";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { TEST_TOKEN } from "../../testing/harness.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { connect, firstText } from "../../testing/harness.ts";
 import { RawStdioSession, stdioServerParams, type Wire } from "../support/stdio_server.ts";
@@ -23,7 +35,7 @@ import { connectHttp, startHttp } from "../support/http_server.ts";
 
 const MERGE = { project: "PROJ", repo: "web", pr_id: 42, strategy: "squash" };
 const MERGE_SENTENCE =
-  `Merge pull request #42 "Validate the login form before submitting" (feature/login → main, version 3) in PROJ/web with squash`;
+  `Merge pull request #42 "Validate the login form before submitting" ("feature/login" → "main", version 3) in PROJ/web with squash`;
 const ACCEPT: ElicitResult = { action: "accept", content: { [CONFIRM_KEY]: true } };
 const writes = (requests: { method: string }[]) => requests.filter((r) => r.method !== "GET");
 
@@ -351,4 +363,346 @@ Deno.test("HTTP behind a load balancer: a state signed by one instance is honour
   const merged = await post(b.url, retry);
   assert.notEqual(merged.isError, true, JSON.stringify(merged));
   assert.equal(b.fixture.requests.filter((r) => r.method === "POST").length, 1);
+});
+
+// ---- The question is exact: hostile Bitbucket text is cleaned and quoted. ----
+
+/** Text carrying an unclosed RLO, an LRI, a zero-width space, a tag character, a quote and a newline. */
+const HOSTILE = `x\u202Eevil\u2066\u200B\u{E0041}"q\nz`;
+/** How HOSTILE must appear in a question: cleaned, then quoted as JSON. */
+const QUOTED = JSON.stringify('xevil"q\nz');
+const INVISIBLE = /[\u202E\u2066\u200B\u{E0041}\n]/u;
+const fixtureJson = (name: string) => JSON.parse(Deno.readTextFileSync(`fixtures/${name}`));
+const HEAD = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
+const REPO_API = "/api/latest/projects/PROJ/repos/web";
+
+/** Pull request #42 with every ref name, title and reviewer name hostile. */
+function hostilePr() {
+  const pr = fixtureJson("pull_requests/pr-42.json");
+  pr.title = HOSTILE;
+  pr.fromRef.displayId = HOSTILE;
+  pr.toRef.displayId = HOSTILE;
+  for (const r of pr.reviewers) r.user.name = HOSTILE;
+  return pr;
+}
+const hostileRef = (kind: "heads" | "tags") => ({
+  size: 1,
+  limit: 100,
+  isLastPage: true,
+  start: 0,
+  values: [{ id: `refs/${kind}/${HOSTILE}`, displayId: HOSTILE, latestCommit: HEAD }],
+});
+const PR_ARGS = { project: "PROJ", repo: "web", pr_id: 42 };
+const HOSTILE_CASES: {
+  tool: string;
+  args: Record<string, unknown>;
+  routes: Route[];
+  /** The sentence's own words after the last quoted part. */
+  tail: string;
+}[] = [
+  {
+    tool: "merge_pull_request",
+    args: { ...PR_ARGS, strategy: "squash" },
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail: `(${QUOTED} → ${QUOTED}, version 3) in PROJ/web with squash`,
+  },
+  {
+    tool: "decline_pull_request",
+    args: PR_ARGS,
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail: `, version 3) in PROJ/web, closing it unmerged for every participant`,
+  },
+  {
+    tool: "enable_auto_merge",
+    args: PR_ARGS,
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail:
+      `, version 3) in PROJ/web with the repository's default strategy as soon as every merge check passes (possibly at once), without asking again`,
+  },
+  {
+    tool: "apply_pr_suggestion",
+    args: { ...PR_ARGS, comment_id: 310 },
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail: `${QUOTED} in PROJ/web (version 3)`,
+  },
+  {
+    tool: "update_pull_request",
+    args: { ...PR_ARGS, reviewers: [] },
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail: `${QUOTED} in PROJ/web (version 3), dropping their verdict from its merge checks`,
+  },
+  {
+    tool: "submit_pr_review",
+    args: { ...PR_ARGS, action: "APPROVE" },
+    routes: [{ method: "GET", path: PR, body: hostilePr() }],
+    tail: `${QUOTED} in PROJ/web (version 3) as you, publishing your`,
+  },
+  {
+    tool: "delete_pr_comment",
+    args: { ...PR_ARGS, comment_id: 310 },
+    routes: [{
+      method: "GET",
+      path: `${PR}/comments/310`,
+      body: {
+        ...fixtureJson("pull_requests/comment-310.json"),
+        text: HOSTILE,
+        author: { name: "cdavis", displayName: HOSTILE },
+      },
+    }],
+    tail: `by ${QUOTED} on pull request #42 in PROJ/web (version `,
+  },
+  {
+    tool: "update_pr_comment",
+    args: { ...PR_ARGS, comment_id: 301, task_state: "RESOLVED" },
+    routes: [{
+      method: "GET",
+      path: `${PR}/comments/301`,
+      body: { ...fixtureJson("pull_requests/task-301.json"), text: HOSTILE },
+    }],
+    tail: `${QUOTED} of pull request #42 in PROJ/web (version 0), lifting the merge check it holds`,
+  },
+  {
+    tool: "delete_branch",
+    args: { project: "PROJ", repo: "web", name: HOSTILE },
+    routes: [{ method: "GET", path: `${REPO_API}/branches`, body: hostileRef("heads") }],
+    tail: `${QUOTED} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
+  },
+  {
+    tool: "delete_tag",
+    args: { project: "PROJ", repo: "web", name: HOSTILE },
+    routes: [{ method: "GET", path: `${REPO_API}/tags`, body: hostileRef("tags") }],
+    tail: `${QUOTED} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
+  },
+  {
+    tool: "set_build_status",
+    args: {
+      ...builds.toolArguments.set_build_status!.args,
+      key: HOSTILE,
+      name: HOSTILE,
+      url: HOSTILE,
+    },
+    routes: [{
+      method: "GET",
+      path: `${REPO_API}/commits/${BUILT}/builds`,
+      body: { key: HOSTILE, state: HOSTILE, url: HOSTILE },
+    }],
+    tail: `${QUOTED} ${QUOTED} (linking ${QUOTED}) as SUCCESSFUL on commit ${
+      BUILT.slice(0, 12)
+    } in PROJ/web, replacing its ${QUOTED} status; merge checks and reviewers rely on it`,
+  },
+  {
+    tool: "commit_file",
+    args: {
+      project: "PROJ",
+      repo: "web",
+      path: HOSTILE,
+      content: "x",
+      message: "m",
+      branch: "main",
+    },
+    routes: [{
+      method: "GET",
+      path: `${REPO_API}/default-branch`,
+      body: { id: "refs/heads/main", displayId: HOSTILE, type: "BRANCH" },
+    }],
+    tail: `${QUOTED}, the default branch of PROJ/web, without a pull request's review`,
+  },
+];
+
+for (const { tool, args, routes, tail } of HOSTILE_CASES) {
+  Deno.test(`confirmation: ${tool} asks with Bitbucket's text cleaned and quoted, its own words intact after it`, async () => {
+    const asked: string[] = [];
+    await using h = await connect({
+      routes: [...routes, ...pullRequests.routes, ...refs.routes, ...builds.routes],
+      elicit: (request) => {
+        asked.push((request.params as { message: string }).message);
+        return { action: "decline" };
+      },
+    });
+    const result = await h.client.callTool({ name: tool, arguments: args });
+    assert.equal(result.isError, true);
+    assert.equal(asked.length, 1, firstText(result));
+    const message = asked[0]!;
+    assert.doesNotMatch(message, INVISIBLE, message);
+    assert.ok(message.includes(QUOTED), message);
+    assert.ok(!message.replaceAll(QUOTED, "").includes("evil"), `unquoted text in: ${message}`);
+    assert.ok(message.includes(tail), `${JSON.stringify(message)}\nlacks ${JSON.stringify(tail)}`);
+    assert.deepEqual(writes(h.fixture.requests), []);
+  });
+}
+
+// ---- No replay across instances: the binding is read again after the yes. ----
+
+/** One in-process server instance over raw JSON-RPC (2026-07-28), signing with `confirmations`. */
+async function instance(fixtureUrl: string, confirmations: Confirmations, lines: string[]) {
+  const bitbucket = new BitbucketClient({
+    baseUrl: new URL(fixtureUrl),
+    token: TEST_TOKEN,
+    timeoutMs: 5000,
+    retry: { baseDelayMs: 1 },
+    hints: CLI_HINTS,
+  });
+  const tools = selectTools(CATALOGUE, { readOnly: false });
+  const audit = { sink: (line: string) => lines.push(line), failure: "refuse" as const, warn() {} };
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(
+    createServerFactory(tools, bitbucket, { unsafeWrites: false, confirmations, audit }),
+    { transport: serverSide },
+  );
+  const waiting = new Map<number, (message: Wire) => void>();
+  clientSide.onmessage = (message) => {
+    const wire = message as Wire;
+    waiting.get(wire.id as number)?.(wire);
+  };
+  await clientSide.start();
+  let id = 1;
+  return {
+    async call(name: string, args: Record<string, unknown>, state?: string) {
+      const request = id++;
+      const answer = new Promise<Wire>((resolve) => waiting.set(request, resolve));
+      await clientSide.send({
+        jsonrpc: "2.0",
+        id: request,
+        method: "tools/call",
+        params: {
+          name,
+          arguments: args,
+          _meta: ENVELOPE,
+          ...(state ? { requestState: state, inputResponses: { [CONFIRM_KEY]: ACCEPT } } : {}),
+        },
+      });
+      return (await answer).result as Record<string, unknown> & {
+        isError?: boolean;
+        content?: { text: string }[];
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await clientSide.close();
+      await handle.close();
+    },
+  };
+}
+
+/**
+ * The three writes a replay must not repeat, each against routes that keep
+ * Bitbucket's state: what the fixture was sent (`sent`) decides what a read finds.
+ */
+function replayCases(sent: () => { method: string }[]) {
+  const wrote = () => sent().some((r) => r.method !== "GET");
+  const without = (page: { values: { displayId: string }[] }, name: string) => ({
+    ...page,
+    values: page.values.filter((v) => v.displayId !== name),
+  });
+  const BUILDS = `${REPO_API}/commits/${BUILT}/builds`;
+  const SET = builds.toolArguments.set_build_status!.args;
+  const none: Route = {
+    method: "GET",
+    path: BUILDS,
+    status: 404,
+    fixture: "errors/build-status-not-found.json",
+    once: true,
+  };
+  return [{
+    tool: "delete_branch",
+    args: { project: "PROJ", repo: "web", name: "feature/login" },
+    routes: [
+      {
+        method: "GET",
+        path: `${REPO_API}/branches`,
+        respond: () => {
+          const page = fixtureJson("refs/branches.json");
+          return wrote() ? without(page, "feature/login") : page;
+        },
+      },
+      { method: "DELETE", path: BRANCH_UTILS, status: 204 },
+    ] as Route[],
+  }, {
+    tool: "delete_tag",
+    args: { project: "PROJ", repo: "web", name: "v1.0.0" },
+    routes: [
+      {
+        method: "GET",
+        path: `${REPO_API}/tags`,
+        respond: () => {
+          const page = fixtureJson("refs/tags.json");
+          return wrote() ? without(page, "v1.0.0") : page;
+        },
+      },
+      { method: "DELETE", path: "/git/latest/projects/PROJ/repos/web/tags/v1.0.0", status: 204 },
+    ] as Route[],
+  }, {
+    tool: "set_build_status",
+    args: SET,
+    routes: [
+      // No status under the key when asked and when checked after the yes; then the one set.
+      none,
+      { ...none },
+      {
+        method: "GET",
+        path: BUILDS,
+        body: {
+          key: SET.key,
+          state: "SUCCESSFUL",
+          url: SET.url,
+          createdDate: 1732801411000,
+          updatedDate: 1732801411000,
+        },
+      },
+      { method: "POST", path: BUILDS, status: 204 },
+    ] as Route[],
+  }];
+}
+
+for (const { tool } of replayCases(() => [])) {
+  Deno.test(`confirmation across instances: a ${tool} confirmed on one instance, replayed on another sharing the key, is refused and sends nothing`, async () => {
+    const started: { fixture?: FixtureBitbucket } = {};
+    const cases = replayCases(() => started.fixture?.requests ?? []);
+    const { args, routes } = cases.find((c) => c.tool === tool)!;
+    const fixture = started.fixture = startFixtureBitbucket(routes);
+    const confirmations = { key: STATE_KEY };
+    const linesA: string[] = [];
+    const linesB: string[] = [];
+    try {
+      await using a = await instance(fixture.url, new Confirmations(confirmations), linesA);
+      await using b = await instance(fixture.url, new Confirmations(confirmations), linesB);
+      const asked = await a.call(tool, args);
+      assert.equal(asked.resultType, "input_required", JSON.stringify(asked));
+      const state = asked.requestState as string;
+      const done = await a.call(tool, args, state);
+      assert.notEqual(done.isError, true, JSON.stringify(done));
+      assert.equal(writes(fixture.requests).length, 1);
+
+      const replayed = await b.call(tool, args, state);
+      assert.equal(replayed.isError, true, JSON.stringify(replayed));
+      assert.match(replayed.content![0]!.text, /Cannot (call|delete)/);
+      assert.equal(writes(fixture.requests).length, 1, "the replay sent no second write");
+      const last = JSON.parse(linesB.at(-1)!);
+      assert.equal(last.confirmation, "stale", linesB.at(-1));
+      assert.deepEqual(last.requests.filter((r: { method: string }) => r.method !== "GET"), []);
+
+      // On the instance that used it, the same state is refused as a replay before any read.
+      const before = fixture.requests.length;
+      const again = await a.call(tool, args, state);
+      assert.match(again.content![0]!.text, /already used/);
+      assert.equal(JSON.parse(linesA.at(-1)!).confirmation, "replayed");
+      assert.equal(fixture.requests.length, before);
+    } finally {
+      await fixture.close();
+    }
+  });
+}
+
+Deno.test("confirmation: a confirmed delete_branch sends the head the person saw as endPoint", async () => {
+  await using h = await connect({
+    routes: refs.routes,
+    elicit: () => ACCEPT,
+  });
+  const result = await h.client.callTool({
+    name: "delete_branch",
+    arguments: { project: "PROJ", repo: "web", name: "feature/login" },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.deepEqual(writes(h.fixture.requests).map((r) => (r as { body?: unknown }).body), [
+    { name: "refs/heads/feature/login", endPoint: HEAD },
+  ]);
 });

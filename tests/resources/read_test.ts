@@ -138,7 +138,7 @@ for (const era of ERAS) {
     const ids = [...text.matchAll(/\(comment (\d+)\)/g)].map((m) => Number(m[1]));
     assert.deepEqual(ids, [309, 301, 300, 297]);
     assert.ok(text.includes("## Comment on `src/login/validate.ts`, line 3 (new)\n"));
-    assert.ok(text.includes("**Alex Smith (asmith)**, 2024-11-28 09:10 UTC (comment 309):"));
+    assert.ok(text.includes("**Alex Smith (asmith)**, 2024-11-28T09:10:00Z (comment 309):"));
     assert.ok(text.includes("## Task on the pull request\n"));
     assert.ok(text.includes("## Comment on `docs/login.md` (from docs/auth.md), line 1 (new)\n"));
     // Resolved (298), a resolved task (296) and a deleted comment (295) are left out.

@@ -10,7 +10,7 @@ import { isOpen, threadsMarkdown } from "../../src/resources/threads.ts";
 import { DEFAULT_DOCUMENT_BYTES } from "../../src/tools/kit/args.ts";
 import type { Thread } from "../../src/bitbucket/threads.ts";
 
-/** 2024-03-01 09:30 UTC */
+/** 2024-03-01T09:30:00Z */
 const AT = Date.UTC(2024, 2, 1, 9, 30);
 
 function comment(id: number, text: string, more: Partial<Comment> = {}): Comment {
@@ -72,28 +72,28 @@ Deno.test("threads: each thread says where it sits, who wrote what, with replies
 
 ## Comment on \`src/a.ts\`, lines 9-12 (new)
 
-**Jane Doe (jdoe)**, 2024-03-01 09:30 UTC (comment 10):
+**Jane Doe (jdoe)**, 2024-03-01T09:30:00Z (comment 10):
 
 Why two checks?
 One would do.
 
-> **asmith**, 2024-03-01 09:30 UTC (reply 11):
+> **asmith**, 2024-03-01T09:30:00Z (reply 11):
 >
 > The first is cheap.
 >
-> > **Jane Doe (jdoe)**, 2024-03-01 09:30 UTC (reply 12):
+> > **Jane Doe (jdoe)**, 2024-03-01T09:30:00Z (reply 12):
 > >
 > > Fair.
 
 ## Task on \`docs/b.md\` (from docs/old.md), line 3 (old), outdated
 
-**Jane Doe (jdoe)**, 2024-03-01 09:30 UTC (comment 20, draft):
+**Jane Doe (jdoe)**, 2024-03-01T09:30:00Z (comment 20, draft):
 
 Old name.
 
 ## Comment on the pull request
 
-**Jane Doe (jdoe)**, 2024-03-01 09:30 UTC (comment 30):
+**Jane Doe (jdoe)**, 2024-03-01T09:30:00Z (comment 30):
 
 Looks good overall.
 `,

@@ -64,7 +64,7 @@ export const PullRequest = z.looseObject({
   reviewers: z.array(User.extend({ status: z.string() })),
   fromRef: Ref,
   toRef: Ref,
-  createdDate: z.number(),
+  createdDate: z.string(),
   link: z.string().optional(),
 });
 

@@ -1,7 +1,8 @@
 /**
  * The one flow every diff tool answers with: read the diff from its start,
  * then either pick out one file or cut the whole at `max_bytes`, naming the
- * files a cut leaves out from the changes listing. Only where the bytes come
+ * files a cut leaves out from the changes listing (every page of it, bounded,
+ * and saying so when the bound left some unnamed). Only where the bytes come
  * from differs between a pull request, a commit and a comparison.
  */
 import type { BitbucketClient, Query } from "../client.ts";
@@ -13,8 +14,8 @@ import { type CappedDiff, cutDiff, fileDiff, LOOKAHEAD_BYTES, PATH_SCAN_BYTES } 
 export interface DiffSource {
   /** Reads the diff from its start: at least `maxBytes` of it when it is that long, and whether that is all. */
   read(maxBytes: number): Promise<{ bytes: Uint8Array; complete: boolean }>;
-  /** Every path the diff changes, in Bitbucket's order. */
-  changedPaths(): Promise<string[]>;
+  /** The paths the diff changes, in Bitbucket's order, up to {@link MAX_CHANGED_PATHS}. */
+  changedPaths(): Promise<ChangedPaths>;
   /** What the diff is of, e.g. `pull request #42 of PROJ/web`. */
   what: string;
   /** The same as a subject, e.g. `the pull request`. */
@@ -47,16 +48,33 @@ export async function readCappedDiff(
   return {
     diff: cut.diff,
     truncated: true,
-    omittedFiles: changed.filter((file) => !cut.wholeFiles.has(file)),
+    omittedFiles: changed.paths.filter((file) => !cut.wholeFiles.has(file)),
+    ...(changed.complete ? {} : { omittedFilesComplete: false }),
   };
 }
 
-/** Every path a changes listing names (a pull request's, a commit's, a comparison's), in its order. */
+/**
+ * The most changed paths read to name what a cut diff left out: ten pages of
+ * the changes listing. A longer diff's list says it is partial.
+ */
+export const MAX_CHANGED_PATHS = 10 * MAX_LIMIT;
+
+/** The paths a changes listing names, and whether that is all of them. */
+export interface ChangedPaths {
+  paths: string[];
+  /** False when the listing goes on past {@link MAX_CHANGED_PATHS}. */
+  complete: boolean;
+}
+
+/**
+ * The paths a changes listing names (a pull request's, a commit's, a
+ * comparison's), in its order: every page, up to {@link MAX_CHANGED_PATHS}.
+ */
 export async function changedPaths(
   bitbucket: BitbucketClient,
   path: string,
   query: Query,
-): Promise<string[]> {
-  const page = await collectPages(bitbucket, path, Change, { limit: MAX_LIMIT }, query);
-  return page.values.map((c) => pathText(c.path));
+): Promise<ChangedPaths> {
+  const page = await collectPages(bitbucket, path, Change, { limit: MAX_CHANGED_PATHS }, query);
+  return { paths: page.values.map((c) => pathText(c.path)), complete: page.isLastPage };
 }

@@ -27,6 +27,8 @@ export interface CappedDiff {
   diff: string;
   truncated: boolean;
   omittedFiles?: string[];
+  /** False when the changes listing was longer than read, so more files were left out than named. */
+  omittedFilesComplete?: false;
 }
 
 /** A diff path without its prefix: Bitbucket writes `src://` and `dst://`, git `a/` and `b/`. */

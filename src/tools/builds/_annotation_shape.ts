@@ -1,6 +1,7 @@
 /** Code Insights annotations (line-level findings) as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { InsightAnnotation } from "../../bitbucket/entities/insights.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
 
 /** One finding a code analysis reported on a commit. */
 export const AnnotationOut = z.object({
@@ -21,7 +22,7 @@ export function annotationOut(a: z.infer<typeof InsightAnnotation>): z.infer<typ
     line: a.line,
     severity: a.severity,
     type: a.type,
-    message: a.message,
+    message: cleanText(a.message),
     link: a.link,
   };
 }

@@ -19,6 +19,9 @@ import {
   textArg,
 } from "../kit/args.ts";
 import { fullCommitId } from "../../bitbucket/commits.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { BitbucketError } from "../../bitbucket/errors.ts";
+import { quoted } from "../../bitbucket/untrusted_text.ts";
 import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { AnnotationOut, annotationOut } from "./_annotation_shape.ts";
@@ -186,12 +189,29 @@ export const setBuildStatus = defineTool({
       buildNumber: true,
     }).extend({ commitId: z.string() }).describe("The status as stored"),
   }),
-  confirm: ({ project, repo, commit_id, key, state, url }) =>
-    Promise.resolve({
-      message: `Report build ${
-        JSON.stringify(key)
-      } as ${state} on commit ${commit_id} in ${project}/${repo} (linking ${url}); merge checks and reviewers rely on it`,
-    }),
+  async confirm({ project, repo, commit_id, key, state, url, name }, { bitbucket }) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
+    const current = await buildStatusOf(bitbucket, project, repo, commitId, key);
+    const replacing = current === undefined
+      ? "where it has none yet"
+      : `replacing its ${quoted(current.state)} status`;
+    return {
+      message: `Report build ${quoted(key)}${
+        name === undefined ? "" : ` ${quoted(name)}`
+      } (linking ${quoted(url)}) as ${state} on commit ${
+        commitId.slice(0, 12)
+      } in ${project}/${repo}, ${replacing}; merge checks and reviewers rely on it`,
+      // Setting it changes what is read here, so a replayed yes finds it changed.
+      binding: {
+        what: `the build status ${quoted(key)} of commit ${commitId.slice(0, 12)}`,
+        state: current === undefined ? "none" : JSON.stringify([
+          current.state,
+          current.url,
+          current.updatedDate ?? current.createdDate,
+        ]),
+      },
+    };
+  },
   async handler(
     { project, repo, commit_id, key, state, url, name, description, build_number },
     { bitbucket },
@@ -216,3 +236,24 @@ export const setBuildStatus = defineTool({
     return { buildStatus: { commitId, ...status } };
   },
 });
+
+/** The status stored under `key` on the commit (full id), or undefined when there is none. */
+async function buildStatusOf(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  commitId: string,
+  key: string,
+): Promise<z.infer<typeof BuildStatus> | undefined> {
+  try {
+    const { body } = await bitbucket.request({
+      path: apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${commitId}/builds`,
+      query: { key },
+      schema: BuildStatus,
+    });
+    return body;
+  } catch (error) {
+    if (error instanceof BitbucketError && error.kind === "not_found") return undefined;
+    throw error;
+  }
+}

@@ -20,7 +20,7 @@ import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { unifiedText } from "../../bitbucket/diff/from_json.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
+import { diffDocument, DiffOut, withHiddenCharacters } from "../kit/shapes/diff.ts";
 import {
   ChangeOut,
   changeOut,
@@ -122,7 +122,7 @@ export const getCommitDiff = defineTool({
     const id = await fullCommitId(bitbucket, project, repo, args.commit_id);
     const commit = apiPath`/api/latest/projects/${project}/repos/${repo}/commits/${id}`;
     const query = { contextLines: context_lines, withComments: false };
-    return await readCappedDiff(
+    const diff = await readCappedDiff(
       {
         read: jsonDiff(bitbucket, `${commit}/diff`, query),
         changedPaths: () => changedPaths(bitbucket, `${commit}/changes`, { withComments: false }),
@@ -133,6 +133,7 @@ export const getCommitDiff = defineTool({
       path,
       max_bytes,
     );
+    return withHiddenCharacters(diff);
   },
 });
 
@@ -163,10 +164,10 @@ export const getCompareDiff = defineTool({
   input: CompareArgs.extend(DiffArgs.shape),
   output: DiffOut,
   document: (out) => diffDocument(out, "`to` brings nothing `from` lacks"),
-  handler({ project, repo, from, to, path, context_lines, max_bytes }, { bitbucket }) {
+  async handler({ project, repo, from, to, path, context_lines, max_bytes }, { bitbucket }) {
     const base = apiPath`/api/latest/projects/${project}/repos/${repo}/compare`;
     const refs = { from: to, to: from };
-    return readCappedDiff(
+    const diff = await readCappedDiff(
       {
         read: jsonDiff(bitbucket, `${base}/diff`, { ...refs, contextLines: context_lines }),
         changedPaths: () => changedPaths(bitbucket, `${base}/changes`, refs),
@@ -177,6 +178,7 @@ export const getCompareDiff = defineTool({
       path,
       max_bytes,
     );
+    return withHiddenCharacters(diff);
   },
 });
 

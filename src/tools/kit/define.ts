@@ -9,11 +9,18 @@ import type { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
-/** What the person is asked: the sentence, and the version of what it acts on, if it has one. */
+/** What the person is asked: the sentence, and the state of what it acts on, as read now. */
 export interface Confirmation {
   message: string;
   /** Bitbucket's version of the pull request (or other entity) the person saw; the write uses it. */
   version?: number;
+  /**
+   * The state of what the call changes besides a version (a branch's head
+   * commit, a build status, a review): sealed with the question, read again
+   * after the yes, and the call is refused when it changed. `what` names it
+   * in that refusal; a write may send `state` for Bitbucket to check.
+   */
+  binding?: { what: string; state: string };
 }
 
 /** What a handler may use for one call. */
@@ -95,6 +102,13 @@ export interface ToolConfig {
   readonly annotations: ToolAnnotations;
 }
 
+/**
+ * The `_meta` key on every tool result: what it carries came from Bitbucket,
+ * written by other people, so a client or a model can tell it from our own
+ * words (see docs/security.md, "Other people's text").
+ */
+export const UNTRUSTED_META = "bitbucket-mcp/untrusted";
+
 /** A brand on every value {@link defineTool} makes, so a test can find tools left out of the catalogue. */
 const TOOL = Symbol("bitbucket-mcp tool");
 
@@ -127,7 +141,8 @@ export interface Tool extends ToolEntry {
   /**
    * Runs the handler on arguments the SDK already parsed with the input
    * schema, and shapes its output as the result: the output under
-   * `structuredContent` (undefined keys dropped) and as the text block.
+   * `structuredContent` (undefined keys dropped) and as the text block,
+   * marked under `_meta` as Bitbucket's ({@link UNTRUSTED_META}).
    */
   call(args: unknown, ctx: ToolContext): Promise<CallToolResult>;
   /** The question for these arguments (see {@link ToolSpec.confirm}); an unsafe write without one names itself. */
@@ -184,6 +199,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       return {
         structuredContent: withoutUndefined(out) as Record<string, unknown>,
         content: [{ type: "text" as const, text }],
+        _meta: { [UNTRUSTED_META]: true },
       };
     },
     question: (args, ctx) =>

@@ -1,6 +1,8 @@
 /** A pull request's timeline entries as tools return them: one compact line each. */
 import { z } from "../../deps/zod.ts";
 import type { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { DateOut, isoDate } from "../kit/shapes/date.ts";
 
 /** The longest comment text an entry quotes; the thread itself is in list_pr_comments. */
 const QUOTE_CHARS = 160;
@@ -11,7 +13,7 @@ export const ActivityOut = z.object({
   action: z.string().describe(
     "OPENED, UPDATED, RESCOPED, APPROVED, UNAPPROVED, REVIEWED (needs work), COMMENTED, MERGED, DECLINED, REOPENED...",
   ),
-  createdDate: z.number().int(),
+  createdDate: DateOut,
   user: z.string().optional().describe("Username"),
   commentId: z.number().int().optional(),
   commentAction: z.string().optional().describe("ADDED, REPLIED, EDITED or DELETED"),
@@ -23,8 +25,16 @@ export const ActivityOut = z.object({
   reviewersRemoved: z.array(z.string()).optional(),
 });
 
-const quote = (text: string) =>
-  text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS - 1)}…`;
+/**
+ * The start of a comment, cleaned before it is cut (invisible characters
+ * cannot fill it) and cut between code points, never inside a pair.
+ */
+function quote(text: string): string {
+  const chars = Array.from(cleanText(text));
+  return chars.length <= QUOTE_CHARS
+    ? chars.join("")
+    : `${chars.slice(0, QUOTE_CHARS - 1).join("")}…`;
+}
 
 const ids = (commits: { id: string }[] | undefined) => commits?.map((c) => c.id);
 
@@ -36,7 +46,7 @@ export function activityOut(a: z.infer<typeof Activity>): z.infer<typeof Activit
   return {
     id: a.id,
     action: a.action,
-    createdDate: a.createdDate,
+    createdDate: isoDate(a.createdDate),
     user: a.user?.name,
     commentId: a.comment?.id,
     commentAction: a.commentAction,

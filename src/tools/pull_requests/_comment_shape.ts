@@ -1,6 +1,8 @@
 /** Pull request comments, threads and tasks as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { Comment, CommentAnchor } from "../../bitbucket/entities/pull_request_comment.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { DateOut, isoDate } from "../kit/shapes/date.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
 
 const AnchorOut = z.object({
@@ -18,7 +20,7 @@ const CommentFields = z.object({
   version: z.number().int(),
   author: UserOut,
   text: z.string(),
-  createdDate: z.number().int(),
+  createdDate: DateOut,
   state: z.string().optional().describe("OPEN, PENDING (a draft) or RESOLVED (a task)"),
   severity: z.string().optional().describe("NORMAL, or BLOCKER for a task"),
 });
@@ -34,14 +36,14 @@ export const CommentOut = CommentFields.extend({
   anchor: AnchorOut.optional().describe("Where an inline comment sits"),
   threadResolved: z.boolean().describe("The discussion was marked resolved"),
   threadResolver: UserOut.optional(),
-  threadResolvedDate: z.number().int().optional(),
+  threadResolvedDate: DateOut.optional(),
   replies: z.array(ReplyOut),
 });
 
 /** A task: a blocker comment. */
 export const TaskOut = CommentFields.omit({ severity: true }).extend({
   anchor: AnchorOut.optional(),
-  resolvedDate: z.number().int().optional(),
+  resolvedDate: DateOut.optional(),
 });
 
 function fields(c: Comment): z.infer<typeof CommentFields> {
@@ -49,8 +51,8 @@ function fields(c: Comment): z.infer<typeof CommentFields> {
     id: c.id,
     version: c.version,
     author: userOut(c.author),
-    text: c.text,
-    createdDate: c.createdDate,
+    text: cleanText(c.text),
+    createdDate: isoDate(c.createdDate),
     state: c.state,
     severity: c.severity,
   };
@@ -95,7 +97,7 @@ export function commentOut(
     anchor: anchorOut(c.anchor ?? activityAnchor),
     threadResolved: c.threadResolved ?? false,
     threadResolver: c.threadResolver && userOut(c.threadResolver),
-    threadResolvedDate: c.threadResolvedDate,
+    threadResolvedDate: isoDate(c.threadResolvedDate),
     replies,
   };
 }
@@ -103,5 +105,5 @@ export function commentOut(
 /** A Bitbucket blocker comment as a task. */
 export function taskOut(c: Comment): z.infer<typeof TaskOut> {
   const { severity: _, ...rest } = fields(c);
-  return { ...rest, anchor: anchorOut(c.anchor), resolvedDate: c.resolvedDate };
+  return { ...rest, anchor: anchorOut(c.anchor), resolvedDate: isoDate(c.resolvedDate) };
 }

@@ -13,6 +13,7 @@ import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
+import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 
 /** The arguments naming one comment of a pull request. */
 const CommentArgs = PrArgs.extend({ comment_id: idArg() });
@@ -45,16 +46,17 @@ export const updatePrComment = defineTool({
     task_state: choiceArg(["OPEN", "RESOLVED"] as const, "Task state").optional(),
   }),
   output: z.object({ comment: CommentOut }),
-  confirm: ({ project, repo, pr_id, comment_id, task_state }) =>
-    Promise.resolve(
-      task_state === "RESOLVED"
-        ? {
-          message:
-            `Resolve task ${comment_id} of pull request #${pr_id} in ${project}/${repo}, lifting the merge check it holds`,
-        }
-        : undefined,
-    ),
-  async handler(args, { bitbucket }) {
+  async confirm({ project, repo, pr_id, comment_id, task_state }, { bitbucket }) {
+    if (task_state !== "RESOLVED") return undefined;
+    const current = await readComment(bitbucket, commentPath(project, repo, pr_id, comment_id));
+    return {
+      message: `Resolve task ${comment_id} ${
+        quoted(excerpt(current.text))
+      } of pull request #${pr_id} in ${project}/${repo} (version ${current.version}), lifting the merge check it holds`,
+      version: current.version,
+    };
+  },
+  async handler(args, { bitbucket, confirmed }) {
     const { project, repo, pr_id, comment_id, text, thread_resolved, task_state } = args;
     const action = `update comment ${comment_id} of pull request #${pr_id}`;
     if ([text, thread_resolved, task_state].every((v) => v === undefined)) {
@@ -83,8 +85,8 @@ export const updatePrComment = defineTool({
       method: "PUT",
       path,
       schema: Comment,
-      body: { version: current.version, ...change },
-    }).catch(rethrowDuring(`${action} (at version ${current.version})`));
+      body: { version: confirmed?.version ?? current.version, ...change },
+    }).catch(rethrowDuring(`${action} (at version ${confirmed?.version ?? current.version})`));
     return { comment: commentOut(updated) };
   },
 });
@@ -104,12 +106,11 @@ export const deletePrComment = defineTool({
       bitbucket,
       commentPath(project, repo, pr_id, comment_id),
     );
-    const who = current.author.displayName ?? current.author.name;
+    const who = quoted(current.author.displayName ?? current.author.name);
     return {
-      message:
-        `Delete comment ${comment_id} by ${who} on pull request #${pr_id} in ${project}/${repo} (version ${current.version}) for everyone: ${
-          JSON.stringify(excerpt(current.text))
-        }`,
+      message: `Delete comment ${comment_id} ${
+        quoted(excerpt(current.text))
+      } by ${who} on pull request #${pr_id} in ${project}/${repo} (version ${current.version}) for everyone`,
       version: current.version,
     };
   },
@@ -122,13 +123,16 @@ export const deletePrComment = defineTool({
       query: { version: confirmed?.version ?? current.version },
       schema: z.unknown(),
     }).catch(rethrowDuring(`delete comment ${comment_id} of pull request #${pr_id}`));
-    return { deleted: { id: current.id, author: userOut(current.author), text: current.text } };
+    return {
+      deleted: { id: current.id, author: userOut(current.author), text: cleanText(current.text) },
+    };
   },
 });
 
-/** The start of a text, for a sentence that quotes it. */
-function excerpt(text: string): string {
-  return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
+/** The start of a text as its reader sees it (cleaned), for a sentence that quotes it. */
+function excerpt(raw: string): string {
+  const text = Array.from(cleanText(raw));
+  return text.length <= 80 ? text.join("") : `${text.slice(0, 79).join("")}…`;
 }
 
 export const applyPrSuggestion = defineTool({
@@ -156,11 +160,16 @@ export const applyPrSuggestion = defineTool({
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     return {
       message: `Commit suggestion ${suggestion_index ?? 0} of comment ${comment_id} onto ${
-        JSON.stringify(pr.fromRef.displayId)
+        quoted(pr.fromRef.displayId)
       }, the source branch of pull request #${pr_id} ${
-        JSON.stringify(pr.title)
+        quoted(pr.title)
       } in ${project}/${repo} (version ${pr.version})`,
       version: pr.version,
+      // Applying it moves the source branch on, so a replayed yes finds it changed.
+      binding: {
+        what: `the head of ${quoted(pr.fromRef.displayId)}`,
+        state: pr.fromRef.latestCommit ?? "unknown",
+      },
     };
   },
   async handler(args, { bitbucket, confirmed }) {
@@ -187,7 +196,7 @@ export const applyPrSuggestion = defineTool({
     return {
       commit: {
         id: after.fromRef.latestCommit,
-        branch: after.fromRef.displayId,
+        branch: cleanText(after.fromRef.displayId),
         previous: before.fromRef.latestCommit,
       },
     };

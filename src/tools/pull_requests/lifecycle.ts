@@ -20,6 +20,7 @@ import {
 import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
+import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 import { defaultReviewers } from "./reviewers.ts";
 import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
 
@@ -108,10 +109,11 @@ export const updatePullRequest = defineTool({
       !kept.has(r.user.name.toLowerCase()) && (r.status ?? "UNAPPROVED") !== "UNAPPROVED"
     );
     if (dropped.length === 0) return undefined;
-    const who = dropped.map((r) => `${r.user.name} (${r.status})`).join(", ");
+    const who = dropped.map((r) => `${quoted(r.user.name)} (${cleanText(r.status ?? "")})`)
+      .join(", ");
     return {
       message: `Remove ${who} from the reviewers of pull request #${pr_id} ${
-        JSON.stringify(pr.title)
+        quoted(pr.title)
       } in ${project}/${repo} (version ${pr.version}), dropping their verdict from its merge checks`,
       version: pr.version,
     };
@@ -180,12 +182,14 @@ async function describePr(
   project: string,
   repo: string,
   id: number,
-): Promise<{ text: string; version: number }> {
+): Promise<{ text: string; version: number; binding: { what: string; state: string } }> {
   const { pr } = await readPullRequest(bitbucket, project, repo, id);
   return {
-    text: `pull request #${id} ${
-      JSON.stringify(pr.title)
-    } (${pr.fromRef.displayId} → ${pr.toRef.displayId}, version ${pr.version}) in ${project}/${repo}`,
+    // A merge or decline moves the state on, so a replayed yes finds it changed.
+    binding: { what: `the state of pull request #${id}`, state: pr.state },
+    text: `pull request #${id} ${quoted(pr.title)} (${quoted(pr.fromRef.displayId)} → ${
+      quoted(pr.toRef.displayId)
+    }, version ${pr.version}) in ${project}/${repo}`,
     version: pr.version,
   };
 }
@@ -212,6 +216,7 @@ export const mergePullRequest = defineTool({
     return {
       message: `Merge ${pr.text} ${strategyWords(strategy)}`,
       version: version ?? pr.version,
+      binding: pr.binding,
     };
   },
   async handler(
@@ -245,6 +250,7 @@ export const declinePullRequest = defineTool({
     return {
       message: `Decline ${pr.text}, closing it unmerged for every participant`,
       version: version ?? pr.version,
+      binding: pr.binding,
     };
   },
   async handler({ project, repo, pr_id, version, comment }, { bitbucket, confirmed }) {
@@ -321,6 +327,7 @@ export const enableAutoMerge = defineTool({
         strategyWords(strategy)
       } as soon as every merge check passes (possibly at once), without asking again`,
       version: pr.version,
+      binding: pr.binding,
     };
   },
   async handler({ project, repo, pr_id, strategy }, { bitbucket, confirmed }) {

@@ -35,7 +35,7 @@ import { callerName } from "./_caller.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { ActivityOut, activityOut } from "./_activity_shape.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { diffDocument, DiffOut } from "../kit/shapes/diff.ts";
+import { diffDocument, DiffOut, withHiddenCharacters } from "../kit/shapes/diff.ts";
 import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
 import {
   ChangeOut,
@@ -142,9 +142,9 @@ export const getPrDiff = defineTool({
   }),
   output: DiffOut,
   document: (out) => diffDocument(out, "the pull request changes nothing"),
-  handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket }) {
+  async handler({ project, repo, pr_id, path, context_lines, max_bytes }, { bitbucket }) {
     const source = prDiffSource(bitbucket, project, repo, pr_id, context_lines);
-    return readCappedDiff(source, path, max_bytes);
+    return withHiddenCharacters(await readCappedDiff(source, path, max_bytes));
   },
 });
 

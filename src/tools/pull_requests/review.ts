@@ -16,6 +16,7 @@ import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { callerName } from "./_caller.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
+import { quoted } from "../../bitbucket/untrusted_text.ts";
 
 const REVIEW_STATUS = {
   APPROVE: "APPROVED",
@@ -107,12 +108,26 @@ export const submitPrReview = defineTool({
     }),
     published: z.array(z.number().int()).describe("Ids of your pending comments now published"),
   }),
-  confirm: ({ project, repo, pr_id, action, comment }) =>
-    Promise.resolve({
-      message: `${REVIEW_WORDS[action]} pull request #${pr_id} in ${project}/${repo} as you${
+  async confirm({ project, repo, pr_id, action, comment }, { bitbucket }) {
+    const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
+    const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"));
+    // A review moves a verdict on or publishes the drafts, so a replayed yes finds this changed.
+    const verdicts = [...pr.reviewers, ...pr.participants]
+      .map((p) => `${p.user.name}=${p.status ?? "UNAPPROVED"}`).sort().join(",");
+    return {
+      message: `${REVIEW_WORDS[action]} pull request #${pr_id} ${
+        quoted(pr.title)
+      } in ${project}/${repo} (version ${pr.version}) as you${
         comment === undefined ? "" : ", with the summary comment given"
-      }, publishing your pending comments; this feeds its merge checks`,
-    }),
+      }, publishing your ${pending.length} pending comments; this feeds its merge checks`,
+      binding: {
+        what: `the review of pull request #${pr_id}`,
+        state: `version ${pr.version}; verdicts ${verdicts || "none"}; pending ${
+          pending.join(",") || "none"
+        }`,
+      },
+    };
+  },
   async handler({ project, repo, pr_id, action, comment }, { bitbucket }) {
     const status = REVIEW_STATUS[action];
     const reviewPath = prPath(project, repo, pr_id, "/review");
@@ -177,6 +192,11 @@ export const discardPrReview = defineTool({
     return {
       message:
         `Delete your ${pending.length} pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
+      // Discarding empties the drafts, so a replayed yes finds them changed.
+      binding: {
+        what: `your pending comments on pull request #${pr_id}`,
+        state: pending.length === 0 ? "none" : `ids ${pending.join(",")}`,
+      },
     };
   },
   async handler({ project, repo, pr_id }, { bitbucket }) {

@@ -18,6 +18,7 @@ import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts"
 import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
+import { quoted } from "../../bitbucket/untrusted_text.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",
@@ -165,19 +166,31 @@ export const deleteBranch = defineTool({
     end_point: CommitIdArg.optional().describe("Expected head commit"),
   }),
   output: z.object({ deleted: z.string().describe("The ref deleted") }),
-  confirm: ({ project, repo, name, end_point }) =>
-    Promise.resolve({
-      message: `Delete branch ${JSON.stringify(name)} from ${project}/${repo}${
-        end_point === undefined ? "" : ` if it still points at ${end_point}`
+  async confirm({ project, repo, name, end_point }, { bitbucket }) {
+    const ref = qualifyBranch(name);
+    const { at: head } = await headOf(bitbucket, project, repo, "branches", ref);
+    if (end_point !== undefined && !head.toLowerCase().startsWith(end_point.toLowerCase())) {
+      throw new Error(
+        `Cannot delete branch ${
+          quoted(name)
+        } in ${project}/${repo}: it points at ${head}, not at end_point ${end_point}; nothing was deleted (hint: look at the branch, then give its head as end_point or leave it out)`,
+      );
+    }
+    return {
+      message: `Delete branch ${quoted(name)} from ${project}/${repo}, at commit ${
+        head.slice(0, 12)
       }; Bitbucket cannot restore it`,
-    }),
-  async handler({ project, repo, name, end_point }, { bitbucket }) {
+      // Sent as endPoint, so Bitbucket refuses the delete once the branch moved on.
+      binding: { what: `the head of branch ${quoted(name)}`, state: head },
+    };
+  },
+  async handler({ project, repo, name, end_point }, { bitbucket, confirmed }) {
     const ref = qualifyBranch(name);
     // branch-utils deletes by name in the body; it answers 204 whether or not the branch existed.
     await bitbucket.request({
       method: "DELETE",
       path: apiPath`/branch-utils/latest/projects/${project}/repos/${repo}/branches`,
-      body: { name: ref, endPoint: end_point },
+      body: { name: ref, endPoint: end_point ?? confirmed?.binding?.state },
       schema: z.unknown(),
     }).catch(rethrowDuring(`delete branch ${JSON.stringify(name)} in ${project}/${repo}`));
     return { deleted: ref };
@@ -193,14 +206,19 @@ export const deleteTag = defineTool({
   idempotent: true,
   input: RepoArgs.extend({ name: refPathArg("Tag") }),
   output: z.object({ deleted: z.string().describe("The ref deleted") }),
-  confirm: ({ project, repo, name }) =>
-    Promise.resolve({
-      message: `Delete tag ${
-        JSON.stringify(name)
-      } from ${project}/${repo}; Bitbucket cannot restore it`,
-    }),
+  async confirm({ project, repo, name }, { bitbucket }) {
+    const tag = tagName(name);
+    const { at, commit } = await headOf(bitbucket, project, repo, "tags", `refs/tags/${tag}`);
+    return {
+      message: `Delete tag ${quoted(tag)} from ${project}/${repo}, at commit ${
+        commit.slice(0, 12)
+      }; Bitbucket cannot restore it`,
+      // Bitbucket's tag delete takes no expected object: the re-read after the yes checks it.
+      binding: { what: `tag ${quoted(tag)}`, state: at },
+    };
+  },
   async handler({ project, repo, name }, { bitbucket }) {
-    const tag = name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
+    const tag = tagName(name);
     await bitbucket.request({
       method: "DELETE",
       path: apiPath`/git/latest/projects/${project}/repos/${repo}/tags/${segments(tag)}`,
@@ -209,3 +227,41 @@ export const deleteTag = defineTool({
     return { deleted: `refs/tags/${tag}` };
   },
 });
+
+/** A tag's short name: `refs/tags/v1` is `v1`. */
+function tagName(name: string): string {
+  return name.startsWith("refs/tags/") ? name.slice("refs/tags/".length) : name;
+}
+
+/**
+ * What the branch or tag `ref` (fully qualified) points at now: `at`, a
+ * branch's head commit or a tag's object (the tag object of an annotated tag,
+ * else its commit), and `commit`. Throws when there is no such ref, so nothing
+ * is asked or deleted.
+ */
+async function headOf(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  kind: "branches" | "tags",
+  ref: string,
+): Promise<{ at: string; commit: string }> {
+  const prefix = kind === "branches" ? "refs/heads/" : "refs/tags/";
+  const name = ref.slice(prefix.length);
+  const { body: page } = await bitbucket.request({
+    path: refsPath(project, repo, kind),
+    schema: pageOf(Tag),
+    query: { filterText: name, limit: 100 },
+  });
+  const found = page.values.find((r) => r.id === ref || r.displayId === name);
+  const commit = found?.latestCommit;
+  if (commit === undefined) {
+    const what = kind === "branches" ? "branch" : "tag";
+    throw new Error(
+      `Cannot delete ${what} ${
+        quoted(name)
+      } in ${project}/${repo}: there is no such ${what} (now); nothing was deleted (hint: list_${kind} shows the names)`,
+    );
+  }
+  return { at: found?.hash ?? commit, commit };
+}

@@ -1,6 +1,7 @@
 /** Finding users by name, for reviewer lists and mentions. */
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
 import { nameArg, PagingArgs } from "../kit/args.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 
@@ -23,6 +24,11 @@ export const findUsers = defineListTool({
   key: "users",
   item: FoundUserOut,
   entity: ApplicationUser,
-  map: ({ name, slug, displayName, emailAddress }) => ({ name, slug, displayName, emailAddress }),
+  map: ({ name, slug, displayName, emailAddress }) => ({
+    name,
+    slug,
+    displayName: cleanText(displayName),
+    emailAddress,
+  }),
   request: ({ filter }) => ({ path: "/api/latest/users", query: { filter } }),
 });

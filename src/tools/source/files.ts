@@ -13,7 +13,7 @@ import {
 } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
-import { fileDocument, FileOut } from "../kit/shapes/file.ts";
+import { fileDocument, FileOut, withHiddenCharacters } from "../kit/shapes/file.ts";
 
 export const listFiles = defineListTool({
   name: "list_files",
@@ -54,7 +54,9 @@ export const getFileContent = defineTool({
   async handler(args, { bitbucket }) {
     // A window is looked for within the most bytes a caller may ask for.
     return {
-      file: await readFileText(bitbucket, { ...args, windowScanBytes: MAX_DOCUMENT_BYTES }),
+      file: withHiddenCharacters(
+        await readFileText(bitbucket, { ...args, windowScanBytes: MAX_DOCUMENT_BYTES }),
+      ),
     };
   },
 });

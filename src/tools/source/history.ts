@@ -9,11 +9,13 @@ import { refText, underRepo } from "../../bitbucket/files.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
+import { DateOut, isoDate } from "../kit/shapes/date.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
 
 /** The most lines one blame call covers. */
 export const MAX_BLAME_LINES = 1000;
 
-/** A run of lines last changed by one commit. Timestamps are epoch milliseconds. */
+/** A run of lines last changed by one commit. */
 const BlameOut = z.object({
   startLine: z.number().int(),
   endLine: z.number().int(),
@@ -24,7 +26,7 @@ const BlameOut = z.object({
     emailAddress: z.string().optional(),
     displayName: z.string().optional(),
   }),
-  authorTimestamp: z.number().int().optional(),
+  authorTimestamp: DateOut.optional(),
 });
 
 export const getFileBlame = defineTool({
@@ -69,11 +71,11 @@ export const getFileBlame = defineTool({
         commitId: run.commitId ?? run.commitHash ?? "",
         displayCommitId: run.commitDisplayId ?? run.displayCommitHash,
         author: {
-          name: run.author.name,
+          name: cleanText(run.author.name),
           emailAddress: run.author.emailAddress,
-          displayName: run.author.displayName,
+          displayName: cleanText(run.author.displayName),
         },
-        authorTimestamp: run.authorTimestamp,
+        authorTimestamp: isoDate(run.authorTimestamp),
       }))
       .filter((run) => run.startLine <= run.endLine);
     const covered = page.runs.reduce((n, run) => n + run.spannedLines, 0);

@@ -2,6 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import { SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
+import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
 import { MAX_SEGMENT, nameArg, PagingArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { pagedOutput } from "../kit/shapes/page.ts";
@@ -111,7 +112,7 @@ export const searchCode = defineTool({
         lines: hit.hitContexts.flat()
           .filter((l) => l.text.includes("<em>"))
           .slice(0, MAX_LINES_PER_FILE)
-          .map((l) => ({ line: l.line, text: plainHitText(l.text) })),
+          .map((l) => ({ line: l.line, text: cleanCodeLine(plainHitText(l.text)) })),
       })),
       count: code.count,
       isLastPage: code.isLastPage || next === undefined,

@@ -103,3 +103,67 @@ Deno.test("get_pr_diff of a file the pull request does not change says so, with 
   assert.ok(isError);
   assert.match(text, /"README\.md".*does not change it.*list_pr_changes/);
 });
+
+/**
+ * The PR's changes listing made `extra` files longer than the recorded one,
+ * paged as Bitbucket pages it (`start`/`limit`, `nextPageStart`): the recorded
+ * changes first, then `gen/file-<n>.ts`.
+ */
+function longChanges(extra: number) {
+  const recorded = JSON.parse(readFixture("pull_requests/changes.json"));
+  const all = [
+    ...recorded.values,
+    ...Array.from({ length: extra }, (_, n) => ({
+      ...recorded.values[0],
+      path: { components: ["gen", `file-${n}.ts`], parent: "gen", name: `file-${n}.ts` },
+      srcPath: undefined,
+      type: "ADD",
+    })),
+  ];
+  return {
+    method: "GET" as const,
+    path: `${PR}/changes`,
+    respond: (r: { query: Record<string, string> }) => {
+      const start = Number(r.query.start ?? 0);
+      const limit = Number(r.query.limit ?? 25);
+      const values = all.slice(start, start + limit);
+      const isLastPage = start + values.length >= all.length;
+      return {
+        ...recorded,
+        values,
+        size: values.length,
+        start,
+        limit,
+        isLastPage,
+        ...(isLastPage ? {} : { nextPageStart: start + values.length }),
+      };
+    },
+  };
+}
+
+Deno.test("get_pr_diff cut over more changed files than one listing page names every file left out", async () => {
+  await using h = await connect({ routes: [longChanges(2500), ...pullRequests.routes] });
+  const result = await h.client.callTool({
+    name: "get_pr_diff",
+    arguments: { ...ARGS, max_bytes: 1000 },
+  });
+  const out = result.structuredContent as { omittedFiles: string[]; omittedFilesComplete?: false };
+  assert.equal(out.omittedFiles.length, 2 + 2500, "all but docs/login.md, across three pages");
+  assert.equal(out.omittedFiles.at(-1), "gen/file-2499.ts");
+  assert.equal(out.omittedFilesComplete, undefined, "the list is whole");
+  assert.ok(firstText(result).includes("gen/file-2499.ts"));
+  assert.equal(seen(h).filter((r) => r.path === `${PR}/changes`).length, 3);
+});
+
+Deno.test("get_pr_diff cut over more changed files than it reads says its list of left-out files is partial", async () => {
+  await using h = await connect({ routes: [longChanges(10_500), ...pullRequests.routes] });
+  const result = await h.client.callTool({
+    name: "get_pr_diff",
+    arguments: { ...ARGS, max_bytes: 1000 },
+  });
+  const out = result.structuredContent as { omittedFiles: string[]; omittedFilesComplete?: false };
+  assert.equal(out.omittedFilesComplete, false);
+  assert.equal(out.omittedFiles.length, 10_000 - 1, "the first 10,000 changes, but docs/login.md");
+  assert.match(firstText(result), /gen\/file-9996\.ts, and more not listed\. Ask for one file/);
+  assert.equal(seen(h).filter((r) => r.path === `${PR}/changes`).length, 10, "ten pages, no more");
+});

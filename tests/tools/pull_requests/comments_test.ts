@@ -73,7 +73,7 @@ Deno.test("list_pr_comments shows a resolved discussion as resolved, apart from 
   const resolved = out.comments.find((c) => c.id === 298);
   assert.equal(resolved?.threadResolved, true);
   assert.deepEqual(resolved?.threadResolver, BEN);
-  assert.equal(resolved?.threadResolvedDate, 1732790500000);
+  assert.equal(resolved?.threadResolvedDate, "2024-11-28T10:41:40Z");
   assert.equal(resolved?.state, "OPEN", "a comment's state stays its own");
   assert.deepEqual(
     out.comments.filter((c) => c.threadResolved).map((c) => c.id),
@@ -136,9 +136,9 @@ Deno.test("list_pr_tasks shows when a resolved task was resolved", async () => {
     version: 2,
     author: { name: "asmith", displayName: "Alex Smith" },
     text: "Rename handleSubmit to submitLogin.",
-    createdDate: 1732710000000,
+    createdDate: "2024-11-27T12:20:00Z",
     state: "RESOLVED",
-    resolvedDate: 1732740000000,
+    resolvedDate: "2024-11-27T20:40:00Z",
   });
 });
 

@@ -209,7 +209,7 @@ for (const answer of ["accept", "decline"] as const) {
     });
     const result = await call(h, "update_pull_request", { ...ARGS, reviewers: ["asmith"] });
     assert.deepEqual(asked, [
-      `Remove bwilson (NEEDS_WORK) from the reviewers of pull request #42 "Validate the login form before submitting" in PROJ/web (version 3), dropping their verdict from its merge checks`,
+      `Remove "bwilson" (NEEDS_WORK) from the reviewers of pull request #42 "Validate the login form before submitting" in PROJ/web (version 3), dropping their verdict from its merge checks`,
     ]);
     const puts = seen(h).filter((r) => r.method === "PUT");
     if (answer === "decline") {

@@ -45,7 +45,7 @@ Deno.test("get_pull_request shows reviewers with their status, the refs with lat
   assert.equal(pr.toRef.latestCommit, "8d51122def5632836d1cb1026e879069e10a1e13");
   assert.match(pr.description ?? "", /rejects an empty password/);
   assert.equal(pr.link, "https://bitbucket.example.com/projects/PROJ/repos/web/pull-requests/42");
-  assert.equal(pr.createdDate, 1732700000000);
+  assert.equal(pr.createdDate, "2024-11-27T09:33:20Z");
   assert.ok(!JSON.stringify(out).includes("emailAddress"), "results stay lean");
 });
 
@@ -335,7 +335,7 @@ Deno.test("list_pr_activity gives the timeline newest first, one compact entry p
   assert.deepEqual(byId.get(1212), {
     id: 1212,
     action: "RESCOPED",
-    createdDate: 1732780100000,
+    createdDate: "2024-11-28T07:48:20Z",
     user: "jdoe",
     commitsAdded: ["a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f"],
     commitsRemoved: [],
@@ -343,7 +343,7 @@ Deno.test("list_pr_activity gives the timeline newest first, one compact entry p
   assert.deepEqual(byId.get(1211), {
     id: 1211,
     action: "COMMENTED",
-    createdDate: 1732780000000,
+    createdDate: "2024-11-28T07:46:40Z",
     user: "asmith",
     commentId: 295,
     commentAction: "DELETED",
@@ -352,7 +352,7 @@ Deno.test("list_pr_activity gives the timeline newest first, one compact entry p
   assert.deepEqual(byId.get(1201), {
     id: 1201,
     action: "OPENED",
-    createdDate: 1732700000000,
+    createdDate: "2024-11-27T09:33:20Z",
     user: "jdoe",
   });
   assert.ok(!JSON.stringify(out).includes("emailAddress"), "entries stay compact");

@@ -258,8 +258,10 @@ Deno.test("delete_branch and delete_tag are unsafe writes: listed as destructive
     arguments: { project: "PROJ", repo: "web", name: "v1.0.0" },
   });
   assert.equal(result.isError, true);
-  assert.deepEqual(asked, [`Delete tag "v1.0.0" from PROJ/web; Bitbucket cannot restore it`]);
-  assert.deepEqual(h.fixture.requests, []);
+  assert.deepEqual(asked, [
+    `Delete tag "v1.0.0" from PROJ/web, at commit e2d3c4b5a697; Bitbucket cannot restore it`,
+  ]);
+  assert.deepEqual(h.fixture.requests.filter((r) => r.method !== "GET"), []);
   await using withheld = await connect({ selection: { withholdUnsafe: true } });
   const names = (await withheld.client.listTools()).tools.map((t) => t.name);
   assert.ok(!names.includes("delete_branch") && !names.includes("delete_tag"));

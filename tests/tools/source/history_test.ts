@@ -36,7 +36,7 @@ Deno.test("get_file_blame gives each run of lines with its commit and author", a
     commitId: JANE,
     displayCommitId: "1f0e2d3c4b5",
     author: { name: "jane.doe", emailAddress: "jane.doe@example.com", displayName: "Jane Doe" },
-    authorTimestamp: 1732700000000,
+    authorTimestamp: "2024-11-27T09:33:20Z",
   });
   assert.equal(out.isLastPage, true);
   assert.deepEqual(h.fixture.requests[0]?.query, {

@@ -6,8 +6,10 @@ import type {
   RequiredBuildCondition,
 } from "../../../bitbucket/entities/build.ts";
 import type { InsightReport } from "../../../bitbucket/entities/insights.ts";
+import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { DateOut, isoDate } from "./date.ts";
 
-/** A build status on a commit. Dates are epoch milliseconds. */
+/** A build status on a commit. */
 export const BuildStatusOut = z.object({
   key: z.string().describe("Build key, unique per commit"),
   state: z.string().describe("SUCCESSFUL, FAILED, INPROGRESS, CANCELLED or UNKNOWN"),
@@ -23,8 +25,8 @@ export const BuildStatusOut = z.object({
     failed: z.number().int().optional(),
     skipped: z.number().int().optional(),
   }).optional(),
-  createdDate: z.number().int().optional(),
-  updatedDate: z.number().int().optional(),
+  createdDate: DateOut.optional(),
+  updatedDate: DateOut.optional(),
 });
 
 /** Trims a Bitbucket build status to {@link BuildStatusOut}. */
@@ -36,9 +38,9 @@ export function buildStatusOut(
   return {
     key,
     state,
-    name,
+    name: cleanText(name),
     url,
-    description,
+    description: cleanText(description),
     ref,
     buildNumber,
     parent,
@@ -48,8 +50,8 @@ export function buildStatusOut(
       failed: tests.failed,
       skipped: tests.skipped,
     },
-    createdDate: status.createdDate,
-    updatedDate: status.updatedDate,
+    createdDate: isoDate(status.createdDate),
+    updatedDate: isoDate(status.updatedDate),
   };
 }
 
@@ -64,7 +66,7 @@ export const RefMatcherOut = z.object({
 export function refMatcherOut(
   matcher: z.infer<typeof RefMatcher>,
 ): z.infer<typeof RefMatcherOut> {
-  return { type: matcher.type.id, id: matcher.id, displayId: matcher.displayId };
+  return { type: matcher.type.id, id: matcher.id, displayId: cleanText(matcher.displayId) };
 }
 
 /** A required-builds merge check. */
@@ -96,13 +98,13 @@ export const InsightReportOut = z.object({
   reporter: z.string().optional(),
   link: z.string().optional(),
   details: z.string().optional(),
-  createdDate: z.number().optional(),
+  createdDate: DateOut.optional(),
   data: z.array(z.object({
     title: z.string(),
     type: z.string().optional().describe(
       "BOOLEAN, DATE, DURATION, LINK, NUMBER, PERCENTAGE or TEXT",
     ),
-    value: z.unknown().describe("As type says; LINK is { linktext, href }"),
+    value: z.unknown().describe("As type says; LINK is { linktext, href }, DATE ISO 8601"),
   })),
 });
 
@@ -111,6 +113,30 @@ export function insightReportOut(
   report: z.infer<typeof InsightReport>,
 ): z.infer<typeof InsightReportOut> {
   const { key, title, result, reporter, link, details, createdDate } = report;
-  const data = report.data.map((d) => ({ title: d.title, type: d.type, value: d.value }));
-  return { key, title, result, reporter, link, details, createdDate, data };
+  const data = report.data.map((d) => ({
+    title: cleanText(d.title),
+    type: d.type,
+    value: insightValue(d.type, d.value),
+  }));
+  return {
+    key,
+    title: cleanText(title),
+    result,
+    reporter: cleanText(reporter),
+    link,
+    details: cleanText(details),
+    createdDate: isoDate(createdDate),
+    data,
+  };
+}
+
+/** A report datum's value: text cleaned (a LINK's text too), a DATE as ISO 8601. */
+function insightValue(type: string | undefined, value: unknown): unknown {
+  if (typeof value === "string") return cleanText(value);
+  if (type === "DATE" && typeof value === "number") return isoDate(value);
+  if (type === "LINK" && typeof value === "object" && value !== null) {
+    const link = value as Record<string, unknown>;
+    if (typeof link.linktext === "string") return { ...link, linktext: cleanText(link.linktext) };
+  }
+  return value;
 }

@@ -1,6 +1,8 @@
 /** A commit as tools return it. */
 import { z } from "../../../deps/zod.ts";
 import type { Commit } from "../../../bitbucket/entities/commit.ts";
+import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { DateOut, isoDate } from "./date.ts";
 
 /** A commit's author or committer. */
 const PersonOut = z.object({
@@ -8,29 +10,30 @@ const PersonOut = z.object({
   emailAddress: z.string().optional(),
 });
 
-/** A commit. Timestamps are milliseconds since the epoch. */
+/** A commit. */
 export const CommitOut = z.object({
   id: z.string().describe("Full commit id"),
   displayId: z.string().describe("Abbreviated id"),
   message: z.string().optional(),
   author: PersonOut.optional(),
-  authorTimestamp: z.number().int().optional().describe("When it was written"),
+  authorTimestamp: DateOut.optional().describe("When it was written"),
   committer: PersonOut.optional(),
-  committerTimestamp: z.number().int().optional().describe("When it was committed"),
+  committerTimestamp: DateOut.optional().describe("When it was committed"),
   parents: z.array(z.object({ id: z.string(), displayId: z.string().optional() })).optional(),
 });
 
 /** Trims a Bitbucket commit to {@link CommitOut}. */
 export function commitOut(commit: z.infer<typeof Commit>): z.infer<typeof CommitOut> {
-  const person = (p: typeof commit.author) => p && { name: p.name, emailAddress: p.emailAddress };
+  const person = (p: typeof commit.author) =>
+    p && { name: cleanText(p.name), emailAddress: p.emailAddress };
   return {
     id: commit.id,
     displayId: commit.displayId,
-    message: commit.message,
+    message: cleanText(commit.message),
     author: person(commit.author),
-    authorTimestamp: commit.authorTimestamp,
+    authorTimestamp: isoDate(commit.authorTimestamp),
     committer: person(commit.committer),
-    committerTimestamp: commit.committerTimestamp,
+    committerTimestamp: isoDate(commit.committerTimestamp),
     parents: commit.parents?.map((p) => ({ id: p.id, displayId: p.displayId })),
   };
 }

@@ -2,6 +2,12 @@
 import { z } from "../../../deps/zod.ts";
 import type { FileText } from "../../../bitbucket/files.ts";
 import { splitLines } from "../../../bitbucket/file_window.ts";
+import {
+  type HiddenCharacters,
+  hiddenCharacters,
+  HiddenCharactersOut,
+  hiddenNote,
+} from "./hidden.ts";
 
 /** A text file read at a commit, whole or a window of its lines. */
 export const FileOut = z.object({
@@ -20,7 +26,15 @@ export const FileOut = z.object({
   ),
   startLine: z.number().int().optional().describe("With start_line or line_count: first line"),
   endLine: z.number().int().optional().describe("Last line shown"),
+  hiddenCharacters: HiddenCharactersOut.optional(),
 });
+
+/** A file as read, with its lines that hold invisible characters (in the file's numbering; the text left as is). */
+export function withHiddenCharacters(
+  file: FileText,
+): FileText & { hiddenCharacters?: HiddenCharacters } {
+  return { ...file, hiddenCharacters: hiddenCharacters(file.content, file.startLine ?? 1) };
+}
 
 /** A window's text as numbered lines (`12<TAB>text`), line terminators (and `\r`) left out. */
 export function numberedLines(content: string, startLine: number): string {
@@ -35,7 +49,12 @@ export function numberedLines(content: string, startLine: number): string {
  * model reading only this block has the commit id and never takes a cut file
  * as whole.
  */
-export function fileDocument(file: FileText): string {
+export function fileDocument(file: FileText & { hiddenCharacters?: HiddenCharacters }): string {
+  return hiddenNote(file.hiddenCharacters, "file") + fileBody(file);
+}
+
+/** The file and what was read, without the note on hidden characters. */
+function fileBody(file: FileText): string {
   const lines = file.totalLines === undefined ? "" : ` of ${file.totalLines}`;
   const cut = file.truncated ? "; cut at max_bytes, raise it or read on from endLine" : "";
   if (file.startLine !== undefined && file.endLine !== undefined) {

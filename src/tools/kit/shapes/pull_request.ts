@@ -9,6 +9,8 @@ import {
   type PullRequestRef,
   type PullRequestSettings,
 } from "../../../bitbucket/entities/pull_request.ts";
+import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { DateOut, isoDate } from "./date.ts";
 import { UserOut, userOut } from "./user.ts";
 
 const ReviewerOut = UserOut.extend({
@@ -22,7 +24,7 @@ const PrRefOut = z.object({
   repository: z.string().describe("PROJECT/repo"),
 });
 
-/** A pull request. Dates are milliseconds since the epoch. */
+/** A pull request. */
 export const PullRequestOut = z.object({
   id: z.number().int(),
   version: z.number().int().describe("Pass to writes that take a version"),
@@ -34,9 +36,9 @@ export const PullRequestOut = z.object({
   reviewers: z.array(ReviewerOut),
   fromRef: PrRefOut,
   toRef: PrRefOut,
-  createdDate: z.number().int(),
-  updatedDate: z.number().int().optional(),
-  closedDate: z.number().int().optional(),
+  createdDate: DateOut,
+  updatedDate: DateOut.optional(),
+  closedDate: DateOut.optional(),
   link: z.string().optional().describe("Web page of the pull request"),
 });
 
@@ -51,7 +53,7 @@ export function reviewStatus(p: z.infer<typeof Participant>): string {
 function prRefOut(ref: z.infer<typeof PullRequestRef>): z.infer<typeof PrRefOut> {
   return {
     id: ref.id,
-    displayId: ref.displayId,
+    displayId: cleanText(ref.displayId),
     latestCommit: ref.latestCommit,
     repository: `${ref.repository.project.key}/${ref.repository.slug}`,
   };
@@ -62,17 +64,17 @@ export function pullRequestOut(pr: z.infer<typeof PullRequest>): z.infer<typeof 
   return {
     id: pr.id,
     version: pr.version,
-    title: pr.title,
-    description: pr.description,
+    title: cleanText(pr.title),
+    description: cleanText(pr.description),
     state: pr.state,
     draft: pr.draft ?? false,
     author: userOut(pr.author.user),
     reviewers: pr.reviewers.map((r) => ({ ...userOut(r.user), status: reviewStatus(r) })),
     fromRef: prRefOut(pr.fromRef),
     toRef: prRefOut(pr.toRef),
-    createdDate: pr.createdDate,
-    updatedDate: pr.updatedDate,
-    closedDate: pr.closedDate,
+    createdDate: isoDate(pr.createdDate),
+    updatedDate: isoDate(pr.updatedDate),
+    closedDate: isoDate(pr.closedDate),
     link: pr.links?.self?.[0]?.href,
   };
 }
@@ -131,8 +133,8 @@ export function mergeStatusOut(
     conflicted: merge.conflicted,
     outcome: merge.outcome,
     vetoes: merge.vetoes.map((v) => ({
-      summaryMessage: v.summaryMessage,
-      detailedMessage: v.detailedMessage,
+      summaryMessage: cleanText(v.summaryMessage),
+      detailedMessage: cleanText(v.detailedMessage),
     })),
     strategies: (config?.strategies ?? []).filter((s) => s.enabled !== false).map((s) => s.id),
     defaultStrategy: config?.defaultStrategy?.id,

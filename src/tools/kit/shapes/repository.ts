@@ -1,6 +1,7 @@
 /** Projects and repositories as tools return them. */
 import { z } from "../../../deps/zod.ts";
 import type { Project, Repository } from "../../../bitbucket/entities/repository.ts";
+import { cleanText } from "../../../bitbucket/untrusted_text.ts";
 
 /** A project. */
 export const ProjectOut = z.object({
@@ -15,7 +16,14 @@ export const ProjectOut = z.object({
 /** Trims a Bitbucket project to {@link ProjectOut}. */
 export function projectOut(project: z.infer<typeof Project>): z.infer<typeof ProjectOut> {
   const { key, id, name, description, type } = project;
-  return { key, id, name, description, public: project.public, type };
+  return {
+    key,
+    id,
+    name: cleanText(name),
+    description: cleanText(description),
+    public: project.public,
+    type,
+  };
 }
 
 /** A repository in a listing: clone links and the default branch are left to get_repository. */
@@ -43,8 +51,8 @@ export function repositorySummaryOut(
   return {
     slug,
     id,
-    name,
-    description,
+    name: cleanText(name),
+    description: cleanText(description),
     project,
     scmId,
     state,

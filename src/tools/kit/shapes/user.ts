@@ -1,6 +1,7 @@
 /** A person as tools return them. */
 import { z } from "../../../deps/zod.ts";
 import type { ApplicationUser } from "../../../bitbucket/entities/user.ts";
+import { cleanText } from "../../../bitbucket/untrusted_text.ts";
 
 /** A Bitbucket user by username and display name. */
 export const UserOut = z.object({
@@ -10,5 +11,5 @@ export const UserOut = z.object({
 
 /** Trims a Bitbucket user to {@link UserOut}. */
 export function userOut(user: z.infer<typeof ApplicationUser>): z.infer<typeof UserOut> {
-  return { name: user.name, displayName: user.displayName };
+  return { name: user.name, displayName: cleanText(user.displayName) };
 }
