@@ -1,11 +1,12 @@
 /**
  * The command line's values that are more than a word: `--http`'s listen
- * address and the confinement of `--project`/`--repo`. A malformed value
+ * address and connection limits, and the confinement of `--project`/`--repo`. A malformed value
  * stops start-up with a line naming the flag.
  */
 import { StartupError } from "../config.ts";
 import { Confinement } from "../policy/confinement.ts";
 import { DEFAULT_LISTEN_HOSTNAME, type ListenAddress } from "../server/listen_address.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connections.ts";
 
 /** Project keys and repository slugs as Bitbucket's REST paths take them. */
 const SEGMENT = /^[~\w.-]{1,256}$/;
@@ -53,4 +54,39 @@ export function parseConfinement(
   const all = [...projects ?? [], ...pairs];
   if (all.length === 0) throw new StartupError("--project and --repo need at least one value");
   return new Confinement(projects ?? [], pairs);
+}
+
+/** Each connection limit's flag, and the field of {@link ConnectionLimits} it sets. */
+const HTTP_LIMITS = {
+  "http-header-timeout": { field: "headerTimeoutMs", unit: "seconds", max: 3600 },
+  "http-idle-timeout": { field: "idleTimeoutMs", unit: "seconds", max: 3600 },
+  "http-body-timeout": { field: "bodyTimeoutMs", unit: "seconds", max: 3600 },
+  "http-max-connections": { field: "maxConnections", unit: "connections", max: 100_000 },
+} as const;
+
+/** The flags that set the HTTP mode's connection limits. */
+export const HTTP_LIMIT_FLAGS = Object.keys(HTTP_LIMITS) as (keyof typeof HTTP_LIMITS)[];
+
+/**
+ * The connection limits the flags give, each left out one at its default; a
+ * value that is not a positive number (a whole one for the cap) stops start-up.
+ */
+export function parseHttpLimits(value: (flag: string) => string | undefined): ConnectionLimits {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS };
+  for (const flag of HTTP_LIMIT_FLAGS) {
+    const raw = value(flag);
+    if (raw === undefined) continue;
+    const { field, unit, max } = HTTP_LIMITS[flag];
+    const n = Number(raw);
+    const whole = unit === "connections";
+    if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > max || (whole && !Number.isInteger(n))) {
+      throw new StartupError(
+        `--${flag} takes ${whole ? "a whole number of" : "a number of"} ${unit} from ${
+          whole ? 1 : "0"
+        } to ${max}, not ${JSON.stringify(raw)}`,
+      );
+    }
+    limits[field] = whole ? n : Math.round(n * 1000);
+  }
+  return limits;
 }

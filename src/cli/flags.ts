@@ -5,7 +5,13 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
 import type { Confinement } from "../policy/confinement.ts";
-import { parseConfinement, parseListenAddress } from "./flag_values.ts";
+import {
+  HTTP_LIMIT_FLAGS,
+  parseConfinement,
+  parseHttpLimits,
+  parseListenAddress,
+} from "./flag_values.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connections.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/manifest.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
@@ -28,6 +34,8 @@ export interface Flags {
   json: boolean;
   /** Serve Streamable HTTP on this address instead of stdio. */
   http?: ListenAddress;
+  /** Each HTTP connection's deadlines and the connection cap (HTTP mode). */
+  httpLimits: ConnectionLimits;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
   /** Append one JSON line per tool call to this file. */
@@ -100,6 +108,18 @@ Flags:
                      callers may send their own token as Authorization: Bearer
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
+  --http-header-timeout SECONDS
+                     with --http: cut a connection whose first request's headers take
+                     longer (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs / 1000})
+  --http-idle-timeout SECONDS
+                     with --http: cut a kept-alive connection with no request this
+                     long (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs / 1000})
+  --http-body-timeout SECONDS
+                     with --http: cut a connection whose request body takes longer
+                     (default ${DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs / 1000})
+  --http-max-connections N
+                     with --http: connections served at once; more get 503
+                     (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
   --audit-file PATH  append one JSON line per tool call (tool, arguments, confirmation,
                      outcome, Bitbucket requests) before its result goes back;
                      needs --allow-write=PATH; SIGHUP reopens it (log rotation)
@@ -163,6 +183,7 @@ export function parseFlags(argv: readonly string[]): Flags {
         json: { type: "boolean", default: false },
         http: { type: "string" },
         "allow-host": { type: "string" },
+        ...Object.fromEntries(HTTP_LIMIT_FLAGS.map((flag) => [flag, { type: "string" as const }])),
         "audit-file": { type: "string" },
         "audit-failure": { type: "string" },
         "log-level": { type: "string", default: DEFAULT_LOG_LEVEL },
@@ -224,6 +245,13 @@ export function parseFlags(argv: readonly string[]): Flags {
   if (values["allow-host"] !== undefined && values.http === undefined) {
     throw new StartupError("--allow-host applies to --http only");
   }
+  const given = values as Record<string, string | boolean | undefined>;
+  const httpLimits = parseHttpLimits((flag) => given[flag] as string | undefined);
+  if (values.http === undefined && HTTP_LIMIT_FLAGS.some((flag) => given[flag] !== undefined)) {
+    throw new StartupError(
+      `--${HTTP_LIMIT_FLAGS.find((flag) => given[flag] !== undefined)} applies to --http only`,
+    );
+  }
   const allowHosts = names(values["allow-host"]);
   const badHost = allowHosts?.find((h) => !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(h));
   if (badHost !== undefined) {
@@ -245,6 +273,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     json: values.json,
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
+    httpLimits,
     auditFile: values["audit-file"],
     auditFailure,
     confinement: parseConfinement(names(values.project), names(values.repo)),

@@ -210,6 +210,7 @@ async function serveOverHttp(
       config,
       address,
       allowHosts: flags.allowHosts,
+      limits: flags.httpLimits,
       onerror: (error) => logger.log("error", error.message),
       fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
       hints: CLI_HINTS,
@@ -224,6 +225,12 @@ async function serveOverHttp(
   writeErr(
     `bitbucket-mcp: serving MCP at ${server.url.href} (health: ${server.url.origin}${HEALTH_PATH})`,
   );
+  if (server.limits === undefined) {
+    logger.log(
+      "warn",
+      "this Deno has no Deno.serveHttp: HTTP connections are served without deadlines or a cap (use Deno 2.9, or put a proxy with timeouts in front)",
+    );
+  }
   if (!config.token) {
     writeErr(
       "bitbucket-mcp: no BITBUCKET_TOKEN: requests without 'Authorization: Bearer <token>' are refused",

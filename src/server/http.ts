@@ -29,6 +29,12 @@ import { SERVER_NAME, VERSION } from "../version.ts";
 import { instructionsFor, serverWith } from "./factory.ts";
 import { serverFeatures } from "./capabilities.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  serveConnections,
+  serveHttpFunction,
+} from "./connections.ts";
 
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
@@ -62,9 +68,11 @@ export interface HttpHandler {
   close(): Promise<void>;
 }
 
-/** Options for {@link serveHttp}: the handler's, plus where to listen. */
+/** Options for {@link serveHttp}: the handler's, plus where to listen and each connection's limits. */
 export interface ServeHttpOptions extends HttpHandlerOptions {
   address: ListenAddress;
+  /** Deadlines and the connection cap (default {@link DEFAULT_CONNECTION_LIMITS}). */
+  limits?: ConnectionLimits;
 }
 
 /** A running HTTP server. */
@@ -73,6 +81,11 @@ export interface HttpServer {
   url: URL;
   /** Resolves once the server has stopped. */
   finished: Promise<void>;
+  /**
+   * The connection limits in force; undefined on a runtime without
+   * `Deno.serveHttp`, where `Deno.serve` serves without them.
+   */
+  limits: ConnectionLimits | undefined;
   /** Stops accepting requests, aborts open exchanges and waits for the server to stop. */
   shutdown(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -283,26 +296,50 @@ function withDisconnectSignal(request: Request, completed: Promise<void>): Reque
   return request;
 }
 
-/** Serves the HTTP handler on `Deno.serve` at the given address until {@link HttpServer.shutdown}. */
+/**
+ * Serves the HTTP handler at the given address until {@link HttpServer.shutdown}:
+ * each connection under its deadlines and the connection cap, or, on a
+ * runtime without `Deno.serveHttp`, on `Deno.serve` without them.
+ */
 export function serveHttp(options: ServeHttpOptions): HttpServer {
   const handler = createHttpHandler({ ...options, listenHostname: options.address.hostname });
-  const server = Deno.serve(
-    { hostname: options.address.hostname, port: options.address.port, onListen() {} },
-    (request, info) => handler.fetch(withDisconnectSignal(request, info.completed)),
-  );
-  const addr = server.addr as Deno.NetAddr;
+  const serveOne = (request: Request, completed: Promise<void>) =>
+    handler.fetch(withDisconnectSignal(request, completed));
+  const { hostname, port } = options.address;
+  const serveConn = serveHttpFunction();
+  let addr: Deno.NetAddr;
+  let finished: Promise<void>;
+  let stopServing: () => Promise<void>;
+  let limits: ConnectionLimits | undefined;
+  if (serveConn) {
+    limits = options.limits ?? DEFAULT_CONNECTION_LIMITS;
+    const listener = Deno.listen({ hostname, port });
+    addr = listener.addr;
+    const pool = serveConnections(listener, serveConn, serveOne, limits);
+    finished = pool.finished;
+    stopServing = () => pool.close();
+  } else {
+    const server = Deno.serve(
+      { hostname, port, onListen() {} },
+      (request, info) => serveOne(request, info.completed),
+    );
+    addr = server.addr as Deno.NetAddr;
+    finished = server.finished;
+    stopServing = () => server.shutdown();
+  }
   const url = new URL(`http://${formatHostPort(addr.hostname, addr.port)}${MCP_PATH}`);
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       await handler.close();
-      await server.shutdown();
+      await stopServing();
     })();
     return stopping;
   };
   return {
     url,
-    finished: server.finished,
+    finished,
+    limits,
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { parseListenAddress } from "../../src/cli/flag_values.ts";
+import { parseHttpLimits, parseListenAddress } from "../../src/cli/flag_values.ts";
+import { parseFlags } from "../../src/cli/flags.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../../src/server/connections.ts";
 
 Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
   assert.deepEqual(parseListenAddress("8080"), { hostname: "127.0.0.1", port: 8080 });
@@ -9,4 +11,32 @@ Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
   for (const bad of ["", "host:", "99999", "::1:80", "http://host:80", "80x"]) {
     assert.throws(() => parseListenAddress(bad), /--http takes \[host:\]port/, bad);
   }
+});
+
+Deno.test("the HTTP connection limits take seconds (and a whole number of connections), each defaulting alone", () => {
+  const given = (values: Record<string, string>) => (flag: string) => values[flag];
+  assert.deepEqual(parseHttpLimits(given({})), DEFAULT_CONNECTION_LIMITS);
+  assert.deepEqual(
+    parseHttpLimits(given({ "http-header-timeout": "2.5", "http-max-connections": "10" })),
+    { ...DEFAULT_CONNECTION_LIMITS, headerTimeoutMs: 2500, maxConnections: 10 },
+  );
+  const bad = [
+    ["http-idle-timeout", "0"],
+    ["http-body-timeout", "-1"],
+    ["http-header-timeout", "ten"],
+    ["http-max-connections", "1.5"],
+    ["http-max-connections", "1e3"],
+  ];
+  for (const [flag, value] of bad) {
+    assert.throws(() => parseHttpLimits(given({ [flag!]: value! })), new RegExp(`--${flag} takes`));
+  }
+});
+
+Deno.test("a connection limit without --http stops start-up naming the flag; with it, it reaches the flags", () => {
+  assert.throws(
+    () => parseFlags(["--http-idle-timeout", "5"]),
+    /--http-idle-timeout applies to --http only/,
+  );
+  const flags = parseFlags(["--http", "8080", "--http-idle-timeout", "5"]);
+  assert.equal(flags.httpLimits.idleTimeoutMs, 5000);
 });
