@@ -64,7 +64,8 @@ export interface HttpHandlerOptions {
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
 export interface HttpHandler {
-  fetch(request: Request): Promise<Response>;
+  /** Answers `request`; `body`, when given, is its body already read (the request's own is used up). */
+  fetch(request: Request, body?: Uint8Array): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -154,14 +155,26 @@ type ReadAhead = { request: Request; body?: unknown } | Response;
  * streaming it. Any other body goes on to the SDK unread, and one that is not
  * JSON as it came, for the SDK's own answer.
  */
-async function readAhead(request: Request): Promise<ReadAhead> {
+async function readAhead(request: Request, preRead?: Uint8Array): Promise<ReadAhead> {
   if (request.method !== "POST") return { request };
   const { method, headers, signal } = request;
+  const json = isJsonContentType(headers.get("content-type"));
+  if (preRead !== undefined) {
+    // Read whole by the connection layer: parsed here when JSON, else handed on as bytes.
+    if (!json) {
+      return {
+        request: new Request(request.url, {
+          method,
+          headers,
+          body: preRead as Uint8Array<ArrayBuffer>,
+          signal,
+        }),
+      };
+    }
+    return parsedOrAsIs(request, decoder.decode(preRead));
+  }
   const length = headers.get("content-length");
-  if (
-    length === null || !/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES ||
-    !isJsonContentType(headers.get("content-type"))
-  ) {
+  if (length === null || !/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES || !json) {
     // The SDK reads this one itself, from a clone: a copy whose signal is `signal` (see
     // withDisconnectSignal) keeps the clone's the same.
     return {
@@ -184,11 +197,19 @@ async function readAhead(request: Request): Promise<ReadAhead> {
       { status: 400 },
     );
   }
+  return parsedOrAsIs(request, text);
+}
+
+const decoder = new TextDecoder();
+
+/** The body `text` of `request` parsed, or, when it is not JSON, a request carrying it for the SDK's own answer. */
+function parsedOrAsIs(request: Request, text: string): ReadAhead {
   try {
     if (text.length > 0) return { request, body: JSON.parse(text) };
   } catch {
     // not JSON: the SDK answers it
   }
+  const { method, headers, signal } = request;
   return { request: new Request(request.url, { method, headers, body: text, signal }) };
 }
 
@@ -253,7 +274,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     rejection(403, options.hostHint ? `${message}: ${options.hostHint}` : message);
 
   return {
-    async fetch(request) {
+    async fetch(request, body) {
       const { pathname } = new URL(request.url);
       if (pathname === HEALTH_PATH) {
         if (request.method !== "GET" && request.method !== "HEAD") {
@@ -270,7 +291,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (!origin.ok) return notAllowed(origin.message);
       const auth = requestAuth(request, config.token);
       if (auth instanceof Response) return auth;
-      const read = await readAhead(request);
+      const read = await readAhead(request, body);
       if (read instanceof Response) return read;
       if (read.body === undefined) return await mcp.fetch(read.request, { authInfo: auth });
       const tool = reachedTool(read.body, byName);
@@ -303,8 +324,8 @@ function withDisconnectSignal(request: Request, completed: Promise<void>): Reque
  */
 export function serveHttp(options: ServeHttpOptions): HttpServer {
   const handler = createHttpHandler({ ...options, listenHostname: options.address.hostname });
-  const serveOne = (request: Request, completed: Promise<void>) =>
-    handler.fetch(withDisconnectSignal(request, completed));
+  const serveOne = (request: Request, completed: Promise<void>, body?: Uint8Array) =>
+    handler.fetch(withDisconnectSignal(request, completed), body);
   const { hostname, port } = options.address;
   const serveConn = serveHttpFunction();
   let addr: Deno.NetAddr;
@@ -321,7 +342,7 @@ export function serveHttp(options: ServeHttpOptions): HttpServer {
   } else {
     const server = Deno.serve(
       { hostname, port, onListen() {} },
-      (request, info) => serveOne(request, info.completed),
+      (request, info) => serveOne(request, info.completed, undefined),
     );
     addr = server.addr as Deno.NetAddr;
     finished = server.finished;
