@@ -27,6 +27,8 @@ export interface StdioLineTransportOptions {
   input?: ReadableStream<Uint8Array>;
   output?: LineSink;
   maxLineBytes?: number;
+  /** How long after stdin ends requests read may still be answered (default {@link END_GRACE_MS}). */
+  endGraceMs?: number;
 }
 
 const NEWLINE = 0x0a;
@@ -37,6 +39,13 @@ const READ_BYTES = 64 * 1024;
 
 /** The buffer answers are encoded into before each is written: most fit. */
 const WRITE_BYTES = 64 * 1024;
+
+/**
+ * How long, after stdin ends, the requests already read may still be
+ * answered (a client that pipes its requests and closes stdin gets the
+ * answers that need no long wait); what is still running then is cancelled.
+ */
+export const END_GRACE_MS = 2_000;
 
 /** One read of the input: a chunk, or the end. */
 type Read = () => Promise<ReadableStreamReadResult<Uint8Array>>;
@@ -88,12 +97,18 @@ export class StdioLineTransport implements Transport {
   #writes: Promise<void> = Promise.resolve();
   readonly #writeBuffer = new Uint8Array(WRITE_BYTES);
   #closed = false;
+  readonly #endGraceMs: number;
+  /** Ids of the requests read and not answered yet. */
+  readonly #unanswered = new Set<string | number>();
+  /** Called when the last unanswered request is answered. */
+  #drained: (() => void) | undefined;
   #resolveEnded!: () => void;
 
   constructor(options: StdioLineTransportOptions = {}) {
     this.#input = options.input ?? Deno.stdin.readable;
     this.#output = options.output ?? Deno.stdout;
     this.#maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    this.#endGraceMs = options.endGraceMs ?? END_GRACE_MS;
     this.ended = new Promise((resolve) => this.#resolveEnded = resolve);
   }
 
@@ -121,6 +136,10 @@ export class StdioLineTransport implements Transport {
       }
     });
     this.#writes = write.catch(() => {});
+    // An answer to a request read: once the last is queued, the end of stdin may close.
+    if ("id" in message && !("method" in message) && this.#unanswered.delete(message.id!)) {
+      if (this.#unanswered.size === 0) this.#drained?.();
+    }
     return write;
   }
 
@@ -191,7 +210,23 @@ export class StdioLineTransport implements Transport {
     } catch (error) {
       if (!this.#closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
+    await this.#answered(this.#endGraceMs);
     await this.close();
+  }
+
+  /**
+   * Resolves once every request read has been answered and the answers
+   * written, or after `graceMs`, whichever is first.
+   */
+  async #answered(graceMs: number): Promise<void> {
+    if (this.#unanswered.size === 0) return await this.#writes;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.#drained = resolve),
+      new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs)),
+    ]);
+    clearTimeout(timer);
+    await this.#writes;
   }
 
   /** Handles one complete line: a message goes on to the server; anything else is answered with an error. */
@@ -212,6 +247,7 @@ export class StdioLineTransport implements Transport {
       this.#reject(idOf(value), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message");
       return;
     }
+    if ("method" in message && "id" in message) this.#unanswered.add(message.id);
     this.onmessage?.(message);
   }
 

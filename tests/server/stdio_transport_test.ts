@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { refs } from "../../testing/cases/refs.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { RawStdioSession, stdioServerParams, type Wire } from "../support/stdio_server.ts";
+import { StdioLineTransport } from "../../src/server/stdio_transport.ts";
 
 const INITIALIZE: Wire & { id: number } = {
   jsonrpc: "2.0",
@@ -141,4 +142,49 @@ Deno.test("stdio: end of stdin while a call is in flight exits with status 0 and
   } finally {
     await fixture.close();
   }
+});
+
+/** A stdin that holds `lines` and then ends, and a stdout that records each line written, slowly. */
+function pipedSession(lines: readonly unknown[], endGraceMs?: number) {
+  const input = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n")));
+      controller.close();
+    },
+  });
+  const written: string[] = [];
+  const output = {
+    async write(bytes: Uint8Array) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      written.push(new TextDecoder().decode(bytes));
+      return bytes.length;
+    },
+  };
+  const transport = new StdioLineTransport({ input, output, endGraceMs });
+  return { transport, written };
+}
+
+Deno.test("stdio: requests piped in with stdin closed at once are all answered and written before the end", async () => {
+  const { transport, written } = pipedSession([listTags(7), listTags(8)]);
+  transport.onmessage = (message) => {
+    const { id } = message as { id: number };
+    setTimeout(() => transport.send({ jsonrpc: "2.0", id, result: {} }), 30);
+  };
+  await transport.start();
+  await transport.ended;
+  assert.deepEqual(written.map((line) => JSON.parse(line).id), [7, 8]);
+});
+
+Deno.test("stdio: after the end of stdin a request still unanswered is given up once the grace has passed", async () => {
+  const { transport, written } = pipedSession([listTags(9)], 50);
+  let read = 0;
+  transport.onmessage = () => read++;
+  await transport.start();
+  await transport.ended;
+  assert.equal(read, 1, "the request was read");
+  assert.deepEqual(written, []);
+  await assert.rejects(
+    () => transport.send({ jsonrpc: "2.0", id: 9, result: {} }),
+    /the stdio transport is closed/,
+  );
 });

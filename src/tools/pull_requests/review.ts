@@ -24,13 +24,31 @@ const REVIEW_STATUS = {
   NEEDS_WORK: "NEEDS_WORK",
 } as const;
 
-/** The ids of the caller's pending comments on a pull request. */
-async function pendingIds(
-  bitbucket: BitbucketClient,
-  path: string,
-): Promise<number[]> {
-  const page = await collectPages(bitbucket, path, Comment, { limit: MAX_LIMIT });
-  return page.values.map((c) => c.id);
+/** The most pending comments listed, ten pages; a review with more says its list is partial. */
+export const MAX_PENDING = 10 * MAX_LIMIT;
+
+/** The caller's pending comments on a pull request: their ids, and whether that is all of them. */
+interface Pending {
+  ids: number[];
+  /** False when there are more than {@link MAX_PENDING}. */
+  complete: boolean;
+}
+
+/** The ids of the caller's pending comments on a pull request, up to {@link MAX_PENDING}. */
+async function pendingIds(bitbucket: BitbucketClient, path: string): Promise<Pending> {
+  const page = await collectPages(bitbucket, path, Comment, { limit: MAX_PENDING });
+  return { ids: page.values.map((c) => c.id), complete: page.isLastPage };
+}
+
+/** How many pending comments there are, in a sentence: "3", or "more than 10000" past the bound. */
+function pendingCount({ ids, complete }: Pending): string {
+  return complete ? String(ids.length) : `more than ${ids.length}`;
+}
+
+/** The binding state of the pending comments: their ids, marked when the list was cut. */
+function pendingState({ ids, complete }: Pending): string {
+  if (ids.length === 0) return "none";
+  return complete ? ids.join(",") : `${ids.join(",")},…`;
 }
 
 /**
@@ -107,6 +125,9 @@ export const submitPrReview = defineTool({
       lastReviewedCommit: z.string().optional(),
     }),
     published: z.array(z.number().int()).describe("Ids of your pending comments now published"),
+    publishedComplete: z.literal(false).optional().describe(
+      `More published than listed (over ${MAX_PENDING})`,
+    ),
   }),
   async confirm({ project, repo, pr_id, action, comment }, { bitbucket }) {
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
@@ -119,11 +140,11 @@ export const submitPrReview = defineTool({
         quoted(pr.title)
       } in ${project}/${repo} (version ${pr.version}) as you${
         comment === undefined ? "" : ", with the summary comment given"
-      }, publishing your ${pending.length} pending comments; this feeds its merge checks`,
+      }, publishing your ${pendingCount(pending)} pending comments; this feeds its merge checks`,
       binding: {
         what: `the review of pull request #${pr_id}`,
         state: `version ${pr.version}; verdicts ${verdicts || "none"}; pending ${
-          pending.join(",") || "none"
+          pendingState(pending)
         }`,
       },
     };
@@ -131,9 +152,9 @@ export const submitPrReview = defineTool({
   async handler({ project, repo, pr_id, action, comment }, { bitbucket }) {
     const status = REVIEW_STATUS[action];
     const reviewPath = prPath(project, repo, pr_id, "/review");
-    const published = await pendingIds(bitbucket, reviewPath);
+    const pending = await pendingIds(bitbucket, reviewPath);
     let participant: z.infer<typeof Participant>;
-    if (published.length === 0 && comment === undefined) {
+    if (pending.ids.length === 0 && comment === undefined) {
       participant = await setStatus(bitbucket, project, repo, pr_id, status);
     } else {
       // Completing the review publishes the drafts and the summary with the status, at once.
@@ -155,7 +176,8 @@ export const submitPrReview = defineTool({
         status: participant.status ?? status,
         lastReviewedCommit: participant.lastReviewedCommit,
       },
-      published,
+      published: pending.ids,
+      publishedComplete: pending.complete ? undefined : false as const,
     };
   },
 });
@@ -185,24 +207,35 @@ export const discardPrReview = defineTool({
     discarded: z.object({
       pullRequestId: z.number().int(),
       comments: z.array(z.number().int()).describe("Ids of the drafts deleted"),
+      commentsComplete: z.literal(false).optional().describe(
+        `More deleted than listed (over ${MAX_PENDING})`,
+      ),
     }),
   }),
   async confirm({ project, repo, pr_id }, { bitbucket }) {
     const pending = await pendingIds(bitbucket, prPath(project, repo, pr_id, "/review"));
     return {
-      message:
-        `Delete your ${pending.length} pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
+      message: `Delete your ${
+        pendingCount(pending)
+      } pending (unpublished) comments on pull request #${pr_id} in ${project}/${repo}; they cannot be recovered`,
       // Discarding empties the drafts, so a replayed yes finds them changed.
       binding: {
         what: `your pending comments on pull request #${pr_id}`,
-        state: pending.length === 0 ? "none" : `ids ${pending.join(",")}`,
+        state: pending.ids.length === 0 ? "none" : `ids ${pendingState(pending)}`,
       },
     };
   },
   async handler({ project, repo, pr_id }, { bitbucket }) {
     const path = prPath(project, repo, pr_id, "/review");
-    const comments = await pendingIds(bitbucket, path);
+    const pending = await pendingIds(bitbucket, path);
+    // Bitbucket discards the whole review, listed or not.
     await bitbucket.request({ method: "DELETE", path, schema: z.unknown() });
-    return { discarded: { pullRequestId: pr_id, comments } };
+    return {
+      discarded: {
+        pullRequestId: pr_id,
+        comments: pending.ids,
+        commentsComplete: pending.complete ? undefined : false as const,
+      },
+    };
   },
 });

@@ -15,6 +15,12 @@ import { pagedOutput } from "../kit/shapes/page.ts";
 const ADMIN_HINT =
   "Bitbucket shows branch permissions only to repository admins (REPO_ADMIN) and refuses anyone else with this status; if the token works for other tools, ask a repository admin, or read the message of the rejected push or merge, which names the restriction";
 
+/**
+ * The most branch permissions read, ten pages: the branch filter is applied
+ * here, so all of them are read; past this the result says it is partial.
+ */
+export const MAX_RESTRICTIONS = 10 * MAX_LIMIT;
+
 /** A branch permission. */
 const RestrictionOut = z.object({
   id: z.number().int(),
@@ -52,15 +58,17 @@ export const listBranchRestrictions = defineTool({
   input: RepoArgs.extend({
     branch: refArg("Only those applying to it").optional(),
   }),
-  output: pagedOutput("restrictions", RestrictionOut),
+  output: pagedOutput("restrictions", RestrictionOut).extend({
+    note: z.string().optional().describe("When isLastPage is false: what was left unread"),
+  }),
   async handler({ project, repo, branch }, { bitbucket }) {
     const action = `list the branch permissions of ${project}/${repo}`;
-    // Few per repository: all of them, so that the branch filter sees every one.
+    // Few per repository: all of them (up to a bound), so that the branch filter sees every one.
     const page = await collectPages(
       bitbucket,
       apiPath`/branch-permissions/latest/projects/${project}/repos/${repo}/restrictions`,
       RefRestriction,
-      { limit: MAX_LIMIT },
+      { limit: MAX_RESTRICTIONS },
     ).catch(rethrowDuring(action, { unauthorized: ADMIN_HINT, forbidden: ADMIN_HINT }));
     const ref = branch === undefined ? undefined : qualifyBranch(branch);
     return {
@@ -75,6 +83,13 @@ export const listBranchRestrictions = defineTool({
           exemptGroups: r.groups,
         })),
       isLastPage: page.isLastPage,
+      note: page.isLastPage ? undefined : cutNote(branch),
     };
   },
 });
+
+/** What a result cut at {@link MAX_RESTRICTIONS} says: what is missing, and where to see the rest. */
+function cutNote(branch: string | undefined): string {
+  const within = branch === undefined ? "" : ` that apply to ${JSON.stringify(branch)}`;
+  return `Only the first ${MAX_RESTRICTIONS} branch permissions were read; more exist, so some${within} may be missing here: see them all in the repository's and project's Branch permissions settings in Bitbucket`;
+}

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { CALLER, PR, pullRequests } from "../../../testing/cases/pull_requests.ts";
-import type { Route } from "../../../testing/fixture_bitbucket.ts";
+import { readFixture, type Route } from "../../../testing/fixture_bitbucket.ts";
+import { MAX_PENDING } from "../../../src/tools/pull_requests/review.ts";
 import { connect } from "../../../testing/harness.ts";
 import {
   ARGS,
@@ -222,4 +223,72 @@ Deno.test("discard_pr_review with no drafts discards nothing and says so", async
   });
   const out = await payload(h, "discard_pr_review", DiscardedPayload, ARGS);
   assert.deepEqual(out.discarded.comments, []);
+});
+
+/** The caller's review holding `count` pending comments (ids from 1000), paged as Bitbucket pages. */
+function manyDrafts(count: number): Route {
+  const recorded = JSON.parse(readFixture("pull_requests/review.json"));
+  const template = recorded.values[0];
+  return {
+    method: "GET",
+    path: `${PR}/review`,
+    respond: (r) => {
+      const start = Number(r.query.start ?? 0);
+      const limit = Number(r.query.limit ?? 25);
+      const end = Math.min(count, start + limit);
+      const values = Array.from({ length: end - start }, (_, i) => ({
+        ...template,
+        id: 1000 + start + i,
+      }));
+      const isLastPage = end >= count;
+      return { values, size: values.length, start, limit, isLastPage, nextPageStart: end };
+    },
+  };
+}
+
+Deno.test("discard_pr_review names every draft it deletes, past the first page too", async () => {
+  await using h = await connect({
+    routes: [manyDrafts(2500), ...pullRequests.routes],
+    selection: { yolo: true },
+  });
+  const out = await payload(h, "discard_pr_review", DiscardedPayload, ARGS);
+  assert.equal(out.discarded.comments.length, 2500);
+  assert.equal(out.discarded.comments.at(-1), 3499);
+  assert.equal("commentsComplete" in out.discarded, false);
+});
+
+Deno.test("discard_pr_review past its bound asks for more drafts than it lists, and says so after", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: [manyDrafts(MAX_PENDING + 5), ...pullRequests.routes],
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { confirm: true } };
+    },
+  });
+  const out = await payload(h, "discard_pr_review", DiscardedPayload, ARGS);
+  assert.deepEqual(asked, [
+    `Delete your more than ${MAX_PENDING} pending (unpublished) comments on pull request #42 in PROJ/web; they cannot be recovered`,
+  ]);
+  assert.equal(out.discarded.comments.length, MAX_PENDING);
+  assert.equal(out.discarded.commentsComplete, false);
+  assert.deepEqual(seen(h).at(-1), { method: "DELETE", path: `${PR}/review`, query: {} });
+});
+
+Deno.test("submit_pr_review past its bound publishes more drafts than it lists, and says so", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: [manyDrafts(MAX_PENDING + 5), ...pullRequests.routes],
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { confirm: true } };
+    },
+  });
+  const out = await payload(h, "submit_pr_review", ParticipantPayload, {
+    ...ARGS,
+    action: "APPROVE",
+  });
+  assert.match(asked[0] ?? "", new RegExp(`publishing your more than ${MAX_PENDING} pending`));
+  assert.equal(out.published.length, MAX_PENDING);
+  assert.equal(out.publishedComplete, false);
 });

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { refs, RESTRICTIONS } from "../../../testing/cases/refs.ts";
 import { connect, firstText } from "../../../testing/harness.ts";
+import { readFixture } from "../../../testing/fixture_bitbucket.ts";
+import { MAX_RESTRICTIONS } from "../../../src/tools/refs/branch_restrictions.ts";
 
 const WEB = { project: "PROJ", repo: "web" };
 
@@ -69,4 +71,74 @@ Deno.test("list_branch_restrictions refused for a non-admin says only repository
     text,
     /hint: Bitbucket shows branch permissions only to repository admins \(REPO_ADMIN\)/,
   );
+});
+
+/** A restrictions listing of `count` branch matchers on branches `b0`, `b1`, …, paged as Bitbucket pages. */
+function manyRestrictions(count: number) {
+  const recorded = JSON.parse(readFixture("refs/branch-restrictions.json"));
+  const template = recorded.values[0];
+  return {
+    method: "GET" as const,
+    path: RESTRICTIONS,
+    respond: (r: { query: Record<string, string> }) => {
+      const start = Number(r.query.start ?? 0);
+      const limit = Number(r.query.limit ?? 25);
+      const end = Math.min(count, start + limit);
+      const values = Array.from({ length: end - start }, (_, i) => ({
+        ...template,
+        id: start + i,
+        matcher: {
+          ...template.matcher,
+          id: `refs/heads/b${start + i}`,
+          displayId: `b${start + i}`,
+        },
+      }));
+      const isLastPage = end >= count;
+      return {
+        values,
+        size: values.length,
+        start,
+        limit,
+        isLastPage,
+        ...(isLastPage ? {} : { nextPageStart: end }),
+      };
+    },
+  };
+}
+
+Deno.test("list_branch_restrictions reads every page, so a branch's permission past the first is found", async () => {
+  await using h = await connect({ routes: [manyRestrictions(2500)] });
+  const all = await h.client.callTool({ name: "list_branch_restrictions", arguments: WEB });
+  const out = all.structuredContent as Restrictions & { note?: string };
+  assert.equal(out.restrictions.length, 2500);
+  assert.equal(out.isLastPage, true);
+  assert.equal(out.note, undefined);
+  const one = await h.client.callTool({
+    name: "list_branch_restrictions",
+    arguments: { ...WEB, branch: "b2400" },
+  });
+  assert.deepEqual((one.structuredContent as Restrictions).restrictions.map((r) => r.id), [2400]);
+});
+
+Deno.test("list_branch_restrictions past its bound says what was left unread", async () => {
+  await using h = await connect({ routes: [manyRestrictions(MAX_RESTRICTIONS + 1)] });
+  const result = await h.client.callTool({
+    name: "list_branch_restrictions",
+    arguments: { ...WEB, branch: "b1" },
+  });
+  const out = result.structuredContent as Restrictions & { note?: string };
+  assert.deepEqual(out.restrictions.map((r) => r.id), [1]);
+  assert.equal(out.isLastPage, false);
+  assert.match(out.note ?? "", /first 10000 branch permissions were read; more exist/);
+  assert.match(firstText(result), /apply to \\"b1\\" may be missing/);
+  assert.equal(h.fixture.requests.length, 10);
+});
+
+Deno.test("list_branch_restrictions ending exactly at its bound is complete", async () => {
+  await using h = await connect({ routes: [manyRestrictions(MAX_RESTRICTIONS)] });
+  const result = await h.client.callTool({ name: "list_branch_restrictions", arguments: WEB });
+  const out = result.structuredContent as Restrictions & { note?: string };
+  assert.equal(out.restrictions.length, MAX_RESTRICTIONS);
+  assert.equal(out.isLastPage, true);
+  assert.equal(out.note, undefined);
 });
