@@ -108,7 +108,9 @@ const IMPORT_MAP_USERS: Record<string, readonly Room[]> = {
   "@modelcontextprotocol/client": ["testing", "demo", "bench", "tests"],
   "@modelcontextprotocol/client/stdio": ["testing", "demo", "bench", "tests"],
   "mcp-sdk-1.32.2/": ["testing", "demo", "bench", "tests"],
+  "mcp-sdk-1.22.0/": ["testing", "demo", "bench", "tests"],
   "mcp-sdk-1.12.1/": ["testing", "demo", "bench", "tests"],
+  "mcp-sdk-1.9.0/": ["testing", "demo", "bench", "tests"],
 };
 
 /**

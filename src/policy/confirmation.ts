@@ -161,6 +161,24 @@ export function cannotAsk(tool: string): string {
   return `Cannot call ${tool}: it needs the person's confirmation, and this client cannot ask them (it declares no elicitation capability); nothing was sent to Bitbucket (hint: use a client that supports elicitation, or have the person start the server with --yolo, which trusts the agent without asking, or with --withhold-unsafe, which hides such tools)`;
 }
 
+/** The revision elicitation arrived in: a client of an earlier one is never asked, whatever it declares. */
+export const ELICITATION_SINCE = "2025-06-18";
+
+/**
+ * The capabilities a 2025-era client declared at initialize, less elicitation
+ * when the `revision` negotiated predates it (asking such a client fails with
+ * "Method not found" instead of the refusal naming the flags).
+ */
+export function connectionCapabilities(
+  declared: ClientCapabilities | undefined,
+  revision: string | undefined,
+): ClientCapabilities | undefined {
+  if (declared?.elicitation === undefined || revision === undefined) return declared;
+  if (revision >= ELICITATION_SINCE) return declared;
+  const { elicitation: _lacking, ...rest } = declared;
+  return rest;
+}
+
 /** Whether the client that sent this request can show a form (elicitation, form mode). */
 export function canAsk(ctx: ServerContext, connection: ClientCapabilities | undefined): boolean {
   const caps = modern(ctx)

@@ -13,6 +13,7 @@ import type {
 } from "../deps/mcp.ts";
 import type { ToolConfig } from "../tools/kit/define.ts";
 import type { CallRecorder } from "./audit.ts";
+import { connectionCapabilities } from "./confirmation.ts";
 
 /**
  * A tool call as the SDK makes it, once `args` passed the input schema;
@@ -47,10 +48,16 @@ export function registrationOf(
     config,
     callback,
     addTo(server) {
+      // What the client declared, less what its negotiated revision lacks.
+      const connection = () =>
+        connectionCapabilities(
+          server.server.getClientCapabilities(),
+          server.server.getNegotiatedProtocolVersion(),
+        );
       server.registerTool<StandardSchemaWithJSON, StandardSchemaWithJSON>(
         name,
         config,
-        (args, ctx) => callback(args, ctx, () => server.server.getClientCapabilities()),
+        (args, ctx) => callback(args, ctx, connection),
       );
     },
   };

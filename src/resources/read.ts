@@ -5,6 +5,7 @@
  * way, through the same Bitbucket client. A Bitbucket 404 is the protocol's
  * "resource not found"; every other failure keeps the tool's message.
  */
+import { UNTRUSTED_META } from "../tools/kit/define.ts";
 import { ResourceNotFoundError } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { commitChanges, readCommit } from "../bitbucket/commits.ts";
@@ -73,10 +74,14 @@ export async function readResource(
   uri: string,
   target: ResourceTarget,
   bitbucket: BitbucketClient,
-): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
+): Promise<
+  { contents: { uri: string; mimeType: string; text: string }[]; _meta: Record<string, true> }
+> {
   const { mimeType } = templateOf(target.kind);
   try {
-    return { contents: [{ uri, mimeType, text: await text(target, bitbucket) }] };
+    const contents = [{ uri, mimeType, text: await text(target, bitbucket) }];
+    // Marked as Bitbucket's, as every tool result is.
+    return { contents, _meta: { [UNTRUSTED_META]: true } };
   } catch (error) {
     if (!(error instanceof BitbucketError)) throw error;
     const failure = error.during(`read ${JSON.stringify(uri)}`);

@@ -13,6 +13,7 @@ import type { Registration } from "../policy/sdk_registration.ts";
 import { type AuditLog, recordUnknownTool } from "../policy/audit.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
+import { degradingByRevision } from "./revision_degrade.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [
@@ -56,6 +57,7 @@ export function serverWith(
     held.add(registration.name);
   }
   features?.addTo(server);
+  degradingByRevision(server);
   if (audit) recordingUnknownTools(server, held, audit);
   return server;
 }

@@ -11,6 +11,7 @@ import { commits, PR_HEAD } from "../../testing/cases/commits.ts";
 import { PR, pullRequests, REPO } from "../../testing/cases/pull_requests.ts";
 import { APP_TS, HEAD, source } from "../../testing/cases/source.ts";
 import type { Route } from "../../testing/fixture_bitbucket.ts";
+import { UNTRUSTED_META } from "../../src/tools/kit/define.ts";
 import { connect, firstText, TEST_TOKEN } from "../../testing/harness.ts";
 import { connectHttp, type Era, startHttp } from "../support/http_server.ts";
 
@@ -88,6 +89,17 @@ for (const era of ERAS) {
       era === "modern" ? [3_600_000, "private"] : [undefined, undefined],
     );
     assert.deepEqual(h.fixture.requests, []);
+  });
+
+  Deno.test(`resources, ${era}: a read is marked as Bitbucket's, as a tool result is`, async () => {
+    await using h = await connect({ era, routes: ROUTES });
+    const read = await h.client.readResource({ uri: `${BASE}/pull-requests/42` });
+    const tool = await h.client.callTool({
+      name: "get_pull_request",
+      arguments: { project: "PROJ", repo: "web", pr_id: 42 },
+    });
+    assert.equal(read._meta?.[UNTRUSTED_META], true);
+    assert.deepEqual(read._meta?.[UNTRUSTED_META], tool._meta?.[UNTRUSTED_META]);
   });
 
   Deno.test(`resources, ${era}: a pull request reads as get_pull_request's payload, as JSON`, async () => {
