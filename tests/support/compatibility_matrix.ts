@@ -26,7 +26,7 @@ export const MATRIX: readonly MatrixRow[] = [
   {
     revision: "2024-11-05",
     sdk: "@modelcontextprotocol/sdk 1.9.0",
-    why: "the last release whose latest revision is 2024-11-05; it has no Streamable HTTP",
+    why: "its latest revision is 2024-11-05 (1.10.2 is the last such); it has no Streamable HTTP",
     transports: ["in memory"],
     promptContent: ["text", "text"],
     structuredContent: true,
@@ -35,7 +35,7 @@ export const MATRIX: readonly MatrixRow[] = [
   {
     revision: "2025-03-26",
     sdk: "@modelcontextprotocol/sdk 1.12.1",
-    why: "the last release whose latest revision is 2025-03-26",
+    why: "its latest revision is 2025-03-26, and the project already tests with it",
     transports: ["in memory", "HTTP"],
     promptContent: ["text", "text"],
     structuredContent: true,
@@ -44,7 +44,7 @@ export const MATRIX: readonly MatrixRow[] = [
   {
     revision: "2025-06-18",
     sdk: "@modelcontextprotocol/sdk 1.22.0",
-    why: "the last release whose latest revision is 2025-06-18",
+    why: "its latest revision is 2025-06-18 (so is 1.24.x)",
     transports: ["in memory", "HTTP"],
     promptContent: ["text", "resource_link"],
     structuredContent: true,
