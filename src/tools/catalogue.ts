@@ -9,6 +9,7 @@ import type { Tool } from "./kit/define.ts";
 import type { Toolset } from "./kit/toolset.ts";
 import { BUILDS } from "./builds/mod.ts";
 import { COMMITS } from "./commits/mod.ts";
+import { JIRA } from "./jira/mod.ts";
 import { PULL_REQUESTS } from "./pull_requests/mod.ts";
 import { REFS } from "./refs/mod.ts";
 import { REPOSITORIES } from "./repositories/mod.ts";
@@ -22,6 +23,7 @@ export const TOOLSETS: readonly Toolset[] = [
   REFS,
   COMMITS,
   PULL_REQUESTS,
+  JIRA,
   BUILDS,
   SOURCE,
 ];

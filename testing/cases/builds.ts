@@ -23,6 +23,10 @@ export const FIRST_ANNOTATION = {
   link: "https://sonar.example.com/project/issues?id=web&open=AZK3-web-1",
 };
 
+/** Where the Code Insights report com.example.lint of {@link BUILT} is written. */
+export const LINT_REPORT =
+  `/insights/latest/projects/PROJ/repos/web/commits/${BUILT}/reports/com.example.lint`;
+
 export const builds: DomainCases = {
   routes: [
     {
@@ -58,6 +62,14 @@ export const builds: DomainCases = {
     // An abbreviated id is looked up before a repository-scoped build or insights call.
     { method: "GET", path: `${REPO}/commits/8d51122def5`, fixture: "commits/commit.json" },
     { method: "POST", path: `${REPO}/commits/${BUILT}/builds`, status: 204 },
+    // Code Insights writes: the report com.example.lint on the built commit.
+    {
+      method: "PUT",
+      path: LINT_REPORT,
+      fixture: "builds/insights-report-created.json",
+    },
+    { method: "POST", path: `${LINT_REPORT}/annotations`, status: 204 },
+    { method: "DELETE", path: LINT_REPORT, status: 204 },
     // No status stored under the key yet (set_build_status reads it before asking).
     {
       method: "GET",
@@ -102,6 +114,99 @@ export const builds: DomainCases = {
         path: `/insights/latest/projects/PROJ/repos/web/commits/${BUILT}/reports`,
         query: { start: "0", limit: "25" },
       }],
+    },
+    create_code_insights_report: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        commit_id: "8d51122def5",
+        report_key: "com.example.lint",
+        title: "ESLint",
+        result: "fail",
+        details: "2 problems on lines this commit changed.",
+        reporter: "ESLint 9.15",
+        link: "https://ci.example.com/job/web-lint/311/eslint/",
+        data: {
+          Errors: 1,
+          Warnings: 1,
+          "Full report": "https://ci.example.com/job/web-lint/311/eslint/",
+        },
+      },
+      requests: [
+        { method: "GET", path: `${REPO}/commits/8d51122def5`, query: {} },
+        {
+          method: "PUT",
+          path: LINT_REPORT,
+          query: {},
+          body: {
+            title: "ESLint",
+            result: "FAIL",
+            details: "2 problems on lines this commit changed.",
+            reporter: "ESLint 9.15",
+            link: "https://ci.example.com/job/web-lint/311/eslint/",
+            data: [
+              { title: "Errors", type: "NUMBER", value: 1 },
+              { title: "Warnings", type: "NUMBER", value: 1 },
+              {
+                title: "Full report",
+                type: "LINK",
+                value: {
+                  linktext: "https://ci.example.com/job/web-lint/311/eslint/",
+                  href: "https://ci.example.com/job/web-lint/311/eslint/",
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    add_code_insights_annotations: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        commit_id: "8d51122def5",
+        report_key: "com.example.lint",
+        annotations: [{
+          path: "src/login/validate.ts",
+          line: 3,
+          message: "'minLength' is assigned a value but never used.",
+          severity: "low",
+          type: "code smell",
+          link: "https://eslint.org/docs/latest/rules/no-unused-vars",
+          external_id: "no-unused-vars:3",
+        }],
+      },
+      requests: [
+        { method: "GET", path: `${REPO}/commits/8d51122def5`, query: {} },
+        {
+          method: "POST",
+          path: `${LINT_REPORT}/annotations`,
+          query: {},
+          body: {
+            annotations: [{
+              path: "src/login/validate.ts",
+              line: 3,
+              message: "'minLength' is assigned a value but never used.",
+              severity: "LOW",
+              type: "CODE_SMELL",
+              link: "https://eslint.org/docs/latest/rules/no-unused-vars",
+              externalId: "no-unused-vars:3",
+            }],
+          },
+        },
+      ],
+    },
+    delete_code_insights_report: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        commit_id: "8d51122def5",
+        report_key: "com.example.lint",
+      },
+      requests: [
+        { method: "GET", path: `${REPO}/commits/8d51122def5`, query: {} },
+        { method: "DELETE", path: LINT_REPORT, query: {} },
+      ],
     },
     set_build_status: {
       args: {

@@ -34,6 +34,22 @@ export const commits: DomainCases = {
       fixture: "commits/commit-pull-requests.json",
     },
     { method: "GET", path: `${REPO}/compare/diff`, fixture: "commits/compare-diff.json" },
+    {
+      method: "GET",
+      path: `${REPO}/commits/${PR_HEAD}/comments`,
+      fixture: "commits/commit-comments.json",
+    },
+    {
+      method: "POST",
+      path: `${REPO}/commits/${PR_HEAD}/comments`,
+      status: 201,
+      fixture: "commits/commit-comment-created.json",
+    },
+    {
+      method: "GET",
+      path: `${REPO}/commits/${PR_HEAD}/diff/src/login/form.ts`,
+      fixture: "commits/commit-diff-form-ts.json",
+    },
     { method: "GET", path: `${REPO}/compare/changes`, fixture: "commits/compare-changes.json" },
   ],
   toolArguments: {
@@ -80,6 +96,47 @@ export const commits: DomainCases = {
         path: `${REPO}/commits/${PR_HEAD}/pull-requests`,
         query: { start: "0", limit: "25" },
       }],
+    },
+    list_commit_comments: {
+      args: { project: "PROJ", repo: "web", commit_id: PR_HEAD, path: "src/login/form.ts" },
+      requests: [{
+        method: "GET",
+        path: `${REPO}/commits/${PR_HEAD}/comments`,
+        query: { path: "src/login/form.ts", start: "0", limit: "200" },
+      }],
+    },
+    add_commit_comment: {
+      args: {
+        project: "PROJ",
+        repo: "web",
+        commit_id: PR_HEAD,
+        text: "Nice catch.",
+        path: "src/login/form.ts",
+        line: 2,
+      },
+      requests: [
+        {
+          method: "GET",
+          path: `${REPO}/commits/${PR_HEAD}/diff/src/login/form.ts`,
+          query: { withComments: "false" },
+        },
+        {
+          method: "POST",
+          path: `${REPO}/commits/${PR_HEAD}/comments`,
+          query: {},
+          body: {
+            text: "Nice catch.",
+            anchor: {
+              path: "src/login/form.ts",
+              diffType: "COMMIT",
+              toHash: PR_HEAD,
+              line: 2,
+              lineType: "ADDED",
+              fileType: "TO",
+            },
+          },
+        },
+      ],
     },
     get_compare_diff: {
       args: { project: "PROJ", repo: "web", from: "main", to: "feature/login" },

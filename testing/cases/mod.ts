@@ -6,6 +6,7 @@
 import type { Route } from "../fixture_bitbucket.ts";
 import { builds } from "./builds.ts";
 import { commits } from "./commits.ts";
+import { jira } from "./jira.ts";
 import { projects } from "./projects.ts";
 import { pullRequests } from "./pull_requests.ts";
 import { refs } from "./refs.ts";
@@ -27,6 +28,7 @@ const DOMAINS: DomainCases[] = [
   refs,
   commits,
   pullRequests,
+  jira,
   builds,
   source,
   search,

@@ -12,6 +12,8 @@ export const REPO = "/api/latest/projects/PROJ/repos/web";
 export const PR = `${REPO}/pull-requests/42`;
 /** Where a repository's default reviewers are asked for. */
 export const DEFAULT_REVIEWERS = "/default-reviewers/latest/projects/PROJ/repos/web/reviewers";
+/** Where pull request #42 is checked for, and asked for, a rebase (Bitbucket's Git REST API). */
+export const REBASE = "/git/latest/projects/PROJ/repos/web/pull-requests/42/rebase";
 /** The user the fixture Bitbucket says the token belongs to (a reviewer of #42). */
 export const CALLER = "bwilson";
 /** What Bitbucket sends on authenticated answers: the caller's username. */
@@ -43,6 +45,11 @@ export const pullRequests: DomainCases = {
     },
     {
       method: "GET",
+      path: "/api/latest/dashboard/pull-request-suggestions",
+      fixture: "pull_requests/suggestions.json",
+    },
+    {
+      method: "GET",
       path: `${REPO}/pull-requests`,
       fixture: "pull_requests/pull-requests.json",
       headers: AS_CALLER,
@@ -63,6 +70,8 @@ export const pullRequests: DomainCases = {
       headers: AS_CALLER,
     },
     { method: "GET", path: PR, fixture: "pull_requests/pr-42.json", headers: AS_CALLER },
+    { method: "GET", path: REBASE, fixture: "pull_requests/rebase-check.json" },
+    { method: "POST", path: REBASE, fixture: "pull_requests/rebase-result.json" },
     { method: "PUT", path: PR, fixture: "pull_requests/pr-42-updated.json" },
     {
       method: "GET",
@@ -217,6 +226,14 @@ export const pullRequests: DomainCases = {
         },
       ],
     },
+    list_pull_request_suggestions: {
+      args: { changes_since: 172800, limit: 5 },
+      requests: [{
+        method: "GET",
+        path: "/api/latest/dashboard/pull-request-suggestions",
+        query: { changesSince: "172800", limit: "5" },
+      }],
+    },
     reopen_pull_request: {
       args: { project: "PROJ", repo: "web", pr_id: 42, version: 4 },
       requests: [{
@@ -354,6 +371,14 @@ export const pullRequests: DomainCases = {
             commentText: "Two things before this goes in; see the inline comments.",
           },
         },
+      ],
+    },
+    rebase_pull_request: {
+      args: { project: "PROJ", repo: "web", pr_id: 42 },
+      requests: [
+        { method: "GET", path: REBASE, query: {} },
+        { method: "GET", path: PR, query: {} },
+        { method: "POST", path: REBASE, query: {}, body: { version: 3 } },
       ],
     },
     merge_pull_request: {

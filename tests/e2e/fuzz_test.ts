@@ -35,6 +35,8 @@ const ALSO_OWNS: Record<string, string[]> = {
   list_code_insights_annotations: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
   // an abbreviated id is resolved first; a cut diff names what it left out from the changes
   get_commit_diff: [`${REPO}/commits/{commit_id}`, `${REPO}/commits/{commit_id}/changes`],
+  list_commit_comments: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
+  add_commit_comment: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
   get_compare_diff: [`${REPO}/compare/changes`], // a cut diff names what it left out from the changes
   get_pr_diff: [`${REPO}/pull-requests/{pr_id}/changes`], // a cut diff names what it left out
   // with nothing to publish, the status alone: the pull request, its participant, maybe the user search

@@ -1,15 +1,17 @@
 /**
  * A whole review, as an agent plays it against the fixture Bitbucket: find the
- * pull request, read it, its changes, diff and threads, leave draft comments
- * (one on a moved file, one on a range), publish them with a needs-work
- * verdict and a summary, see the author's reply, resolve that thread, edit a
- * comment, read the head commit's analysis findings, check the merge status
- * and merge with a strategy the repository allows. Every step checks the
- * requests Bitbucket received and the payload the tool named.
+ * pull request, read it, the Jira issues it links, its changes, diff and
+ * threads, leave draft comments (one on a moved file, one on a range),
+ * publish them with a needs-work verdict and a summary, see the author's
+ * reply, resolve that thread, edit a comment, read the head commit's
+ * analysis findings, post a report with two findings of its own, check the
+ * merge status and merge with a strategy the repository allows. Every step
+ * checks the requests Bitbucket received and the payload the tool named.
  */
 import assert from "node:assert/strict";
 import { builds, FIRST_ANNOTATION } from "../../testing/cases/builds.ts";
 import { CALLER, PR, pullRequests, REPO } from "../../testing/cases/pull_requests.ts";
+import { jira, PR_ISSUES } from "../../testing/cases/jira.ts";
 import { readFixture, type Route } from "../../testing/fixture_bitbucket.ts";
 import { connect, firstText, type Harness } from "../../testing/harness.ts";
 
@@ -74,7 +76,7 @@ type Thread = {
 
 Deno.test("review loop: from the open pull requests to a merge, as Bitbucket answers each step", async () => {
   await using h = await connect({
-    routes: [...REVIEW_ROUTES, ...pullRequests.routes, ...builds.routes],
+    routes: [...REVIEW_ROUTES, ...pullRequests.routes, ...builds.routes, ...jira.routes],
     selection: { yolo: true },
   });
 
@@ -93,6 +95,14 @@ Deno.test("review loop: from the open pull requests to a merge, as Bitbucket ans
   assert.deepEqual(read.sent, [{ method: "GET", path: PR, query: {} }]);
   const pr = read.out.pullRequest as { version: number; fromRef: { latestCommit: string } };
   assert.equal(pr.fromRef.latestCommit, HEAD);
+
+  // 2b. The Jira issues its commits name, through the Jira integration.
+  const issues = await step(h, "list_pr_jira_issues", PR42);
+  assert.deepEqual(issues.sent, [{ method: "GET", path: PR_ISSUES, query: {} }]);
+  assert.deepEqual((issues.out.issues as { key: string }[]).map((i) => i.key), [
+    "WEB-17",
+    "WEB-23",
+  ]);
 
   // 3. Its changes and its diff.
   const changes = await step(h, "list_pr_changes", PR42);
@@ -262,6 +272,44 @@ Deno.test("review loop: from the open pull requests to a merge, as Bitbucket ans
   }]);
   const found = findings.out.annotations as { path: string; line: number; severity: string }[];
   assert.deepEqual(found[0], FIRST_ANNOTATION);
+
+  // 10b. The reviewer's own analysis, posted on the head commit: a report and two findings.
+  const report =
+    `/insights/latest/projects/PROJ/repos/web/commits/${HEAD}/reports/com.example.lint`;
+  h.fixture.prepend([
+    { method: "PUT", path: report, fixture: "builds/insights-report-created.json" },
+    { method: "POST", path: `${report}/annotations`, status: 204 },
+  ]);
+  const posted = await step(h, "create_code_insights_report", {
+    project: "PROJ",
+    repo: "web",
+    commit_id: HEAD,
+    report_key: "com.example.lint",
+    title: "ESLint",
+    result: "FAIL",
+    data: { Errors: 1, Warnings: 1 },
+  });
+  assert.deepEqual(posted.sent.map((r) => [r.method, r.path]), [["PUT", report]]);
+  assert.equal((posted.out.report as { result: string }).result, "FAIL");
+  const annotated = await step(h, "add_code_insights_annotations", {
+    project: "PROJ",
+    repo: "web",
+    commit_id: HEAD,
+    report_key: "com.example.lint",
+    annotations: [
+      { path: "src/login/validate.ts", line: 3, message: "Unused minLength", severity: "LOW" },
+      { path: "src/login/form.ts", line: 12, message: "Password logged", severity: "HIGH" },
+    ],
+  });
+  assert.deepEqual(annotated.sent.map((r) => [r.method, r.path]), [
+    ["POST", `${report}/annotations`],
+  ]);
+  assert.deepEqual(
+    (annotated.sent[0]?.body as { annotations: { severity: string }[] }).annotations.map((a) =>
+      a.severity
+    ),
+    ["LOW", "HIGH"],
+  );
 
   // 11. Whether it can merge, and how the repository lets it.
   const status = await step(h, "get_pr_merge_status", PR42);

@@ -75,19 +75,25 @@ Deno.test("catalogue: no published output schema lets a field be null (entity sc
  * that every tool now describes, or that no tool publishes, must leave.
  */
 const SELF_EXPLANATORY: Record<string, string> = {
+  annotations:
+    "a batch of Code Insights findings, each item's fields named as Bitbucket shows them",
   branch: "a branch name, beside the commit_file arguments that say what is done on it",
   build_number: "the build's number, as the CI system shows it",
   comment_id: "the id of a pull request comment, as list_pr_comments gives it",
   commit_id: "a commit id; its pattern says how many hex digits",
   default_reviewers: "a boolean: whether to add the repository's default reviewers",
   description: "the build's description, free text within its maxLength",
+  details: "a Code Insights report's longer text, beside its title",
   draft: "a boolean: whether the pull request is a draft",
   end_line: "the last line of a range beginning at start_line",
   filter:
     "the text find_users matches against usernames, names and emails, as its description says",
   from_ref: "the ref changes come from, as the tool's description says (Bitbucket's own name)",
+  issue_key: "a Jira issue key such as WEB-17, as list_pr_jira_issues gives it",
+  line: "a line number of the file named by path, counted from 1 as the schema's minimum says",
   limit: "a page size; its default and maximum are in the schema",
   line_count: "how many lines, from start_line; the schema bounds it",
+  link: "a URL to the report in the tool that produced it",
   max_bytes: "a byte limit; its default and bounds are in the schema",
   message: "a commit or merge message, free text within its maxLength",
   name: "the name of the branch, tag or build the tool acts on, which the tool says",
@@ -97,13 +103,15 @@ const SELF_EXPLANATORY: Record<string, string> = {
   query: "the code search query itself",
   repo: "a repository slug; the server's instructions say so once",
   report_key: "a Code Insights report's key, as list_code_insights_reports gives it",
+  reporter: "the name of the tool that produced a Code Insights report",
   since: "the ref list_commits goes back to, not including, as its description says",
   source_branch: "the branch a pull request comes from",
   start: "where a page starts: a previous answer's nextPageStart, as the instructions say",
   start_line: "the first line, counted from 1 as the schema's minimum says",
   target_branch: "the branch a pull request goes into",
+  text: "the comment's text, free text within its maxLength",
   thread_resolved: "a boolean: whether the comment's thread is resolved",
-  title: "a pull request's title, free text within its maxLength",
+  title: "a pull request's or Code Insights report's title, free text",
   to_ref: "the ref changes go into, as the tool's description says (Bitbucket's own name)",
   until: "the ref list_commits starts from (default branch), as its description says",
 };

@@ -70,6 +70,19 @@ export const Mergeability = z.object({
   vetoes: z.array(Veto).default([]),
 });
 
+/** Whether a pull request can be rebased (RestPullRequestRebaseability): it can when nothing vetoes it. */
+export const Rebaseability = z.object({ vetoes: z.array(Veto).default([]) });
+
+/** What a rebase did to the source branch (RestPullRequestRebaseResult): its ref change. */
+export const RebaseResult = z.object({
+  refChange: z.object({
+    refId: z.string().optional(),
+    ref: z.object({ id: z.string() }).optional(),
+    fromHash: z.string().optional(),
+    toHash: z.string().optional(),
+  }).optional(),
+});
+
 /** A path in a change (RestPath): its segments. */
 export const RestPath = z.object({
   components: z.array(z.string()),

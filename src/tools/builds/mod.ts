@@ -11,6 +11,11 @@ import {
   listRequiredBuilds,
   setBuildStatus,
 } from "./builds.ts";
+import {
+  addCodeInsightsAnnotations,
+  createCodeInsightsReport,
+  deleteCodeInsightsReport,
+} from "./insights.ts";
 
 /** The `builds` toolset. */
 export const BUILDS: Toolset = defineToolset({
@@ -22,6 +27,9 @@ export const BUILDS: Toolset = defineToolset({
     listRequiredBuilds,
     listCodeInsightsReports,
     listCodeInsightsAnnotations,
+    createCodeInsightsReport,
+    addCodeInsightsAnnotations,
+    deleteCodeInsightsReport,
     setBuildStatus,
   ],
 });

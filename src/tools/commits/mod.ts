@@ -12,6 +12,7 @@ import {
   listCommitPullRequests,
   listCommits,
 } from "./commits.ts";
+import { addCommitComment, listCommitComments } from "./comments.ts";
 
 /** The `commits` toolset. */
 export const COMMITS: Toolset = defineToolset({
@@ -23,7 +24,9 @@ export const COMMITS: Toolset = defineToolset({
     getCommitDiff,
     listCommitChanges,
     listCommitPullRequests,
+    listCommitComments,
     compareRefs,
     getCompareDiff,
+    addCommitComment,
   ],
 });

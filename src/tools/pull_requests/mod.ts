@@ -16,6 +16,7 @@ import { addPrComment, listPrComments, listPrTasks } from "./comments.ts";
 import { applyPrSuggestion, deletePrComment, updatePrComment } from "./comment_edits.ts";
 import { discardPrReview, getPrReview, submitPrReview } from "./review.ts";
 import { getDefaultReviewers } from "./reviewers.ts";
+import { listPullRequestSuggestions } from "./suggestions.ts";
 import {
   createPullRequest,
   declinePullRequest,
@@ -25,6 +26,7 @@ import {
   reopenPullRequest,
   updatePullRequest,
 } from "./lifecycle.ts";
+import { rebasePullRequest } from "./rebase.ts";
 
 /** The `pull_requests` toolset. */
 export const PULL_REQUESTS: Toolset = defineToolset({
@@ -42,6 +44,7 @@ export const PULL_REQUESTS: Toolset = defineToolset({
     getPrReview,
     getPrMergeStatus,
     getDefaultReviewers,
+    listPullRequestSuggestions,
     createPullRequest,
     updatePullRequest,
     reopenPullRequest,
@@ -52,6 +55,7 @@ export const PULL_REQUESTS: Toolset = defineToolset({
     discardPrReview,
     deletePrComment,
     applyPrSuggestion,
+    rebasePullRequest,
     mergePullRequest,
     declinePullRequest,
     enableAutoMerge,

@@ -1,0 +1,182 @@
+/**
+ * Code Insights writes: a report on a commit, its annotations, and deleting
+ * it. What an analysis tool posts; a required report feeds a merge check.
+ */
+import { z } from "../../deps/zod.ts";
+import { fullCommitId } from "../../bitbucket/commits.ts";
+import { InsightReport } from "../../bitbucket/entities/insights.ts";
+import { BitbucketError } from "../../bitbucket/errors.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { quoted } from "../../bitbucket/untrusted_text.ts";
+import { choiceArg, CommitIdArg, RepoArgs, segmentArg } from "../kit/args.ts";
+import { defineTool, safeWrite } from "../kit/define.ts";
+import { InsightReportOut, insightReportOut } from "../kit/shapes/build.ts";
+
+const ReportArgs = RepoArgs.extend({ commit_id: CommitIdArg, report_key: segmentArg() });
+const MERGE_CHECKS = "a report a merge check requires can block or allow merges";
+
+/** The REST path of one report, or of what follows it (`/annotations`). */
+function reportPath(project: string, repo: string, commitId: string, key: string): string {
+  return apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports/${key}`;
+}
+
+/**
+ * Sends a write to a report, turning Bitbucket's refusal of a report created
+ * by someone else (a 401 or 403 naming AuthorisationException, as the 9.4
+ * spec documents for a non-author) and of a missing report into fixes.
+ */
+async function reportWrite<T>(
+  action: string,
+  key: string,
+  write: () => Promise<T>,
+  missing = "check the commit id",
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof BitbucketError)) throw error;
+    const denied = (error.status === 401 || error.status === 403) &&
+      error.details.some((d) => /\.AuthorisationException$/.test(d.exceptionName ?? ""));
+    if (denied) {
+      throw error.during(
+        action,
+        `only the user that created report ${
+          quoted(key)
+        } may change it (deleting also takes repository admin): it may be another app's; use a key of your own, e.g. com.example.lint`,
+      );
+    }
+    if (error.kind === "not_found") throw error.during(action, missing);
+    throw error;
+  }
+}
+
+/**
+ * A report's data as Bitbucket takes it (at most 6, RestInsightReportData),
+ * each typed by its value: a number, a boolean, an http(s) URL as a LINK, or text.
+ */
+function reportData(data: Record<string, string | number | boolean>) {
+  return Object.entries(data).map(([title, value]) => {
+    if (typeof value === "number") return { title, type: "NUMBER", value };
+    if (typeof value === "boolean") return { title, type: "BOOLEAN", value };
+    if (/^https?:\/\//i.test(value)) {
+      return { title, type: "LINK", value: { linktext: value, href: value } };
+    }
+    return { title, type: "TEXT", value };
+  });
+}
+
+export const createCodeInsightsReport = defineTool({
+  name: "create_code_insights_report",
+  toolset: "builds",
+  title: "Create a Code Insights report",
+  description: "Create or replace a commit's Code Insights report.",
+  access: safeWrite(
+    `adds or replaces only the caller's own report and changes no code, but ${MERGE_CHECKS}`,
+  ),
+  idempotent: true,
+  input: ReportArgs.extend({
+    title: z.string().min(1).max(450),
+    result: choiceArg(["PASS", "FAIL"], "Verdict").optional(),
+    details: z.string().max(2000).optional(),
+    data: z.object({}).catchall(z.union([z.string(), z.number(), z.boolean()]))
+      .refine((d) => Object.keys(d).length <= 6, "at most 6 entries").optional()
+      .describe("Title to value; an http(s) URL is a link"),
+    reporter: z.string().max(450).optional(),
+    link: z.string().max(2000).optional(),
+  }),
+  output: z.object({ report: InsightReportOut.describe("The report as stored") }),
+  async handler(args, { bitbucket }) {
+    const { project, repo, report_key, title, result, details, reporter, link } = args;
+    const action = `create Code Insights report ${JSON.stringify(report_key)}`;
+    const data = reportData(args.data ?? {});
+    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id);
+    const { body } = await reportWrite(action, report_key, () =>
+      bitbucket.request({
+        method: "PUT",
+        path: reportPath(project, repo, commitId, report_key),
+        schema: InsightReport,
+        body: { title, result, details, reporter, link, data },
+      }));
+    return { report: insightReportOut(body) };
+  },
+});
+
+const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+const TYPES = ["BUG", "CODE_SMELL", "VULNERABILITY"] as const;
+
+export const addCodeInsightsAnnotations = defineTool({
+  name: "add_code_insights_annotations",
+  toolset: "builds",
+  title: "Add Code Insights annotations",
+  description: "Add line findings to a Code Insights report.",
+  access: safeWrite(
+    `adds findings to the caller's own report and changes no code, but ${MERGE_CHECKS}`,
+  ),
+  input: ReportArgs.extend({
+    annotations: z.array(z.object({
+      message: z.string().min(1).max(2000),
+      severity: choiceArg(SEVERITIES, "Severity"),
+      path: z.string().optional(),
+      line: z.number().int().optional(),
+      type: choiceArg(TYPES, "Type").optional(),
+      link: z.string().optional(),
+      external_id: z.string().optional(),
+    })).min(1),
+  }),
+  output: z.object({
+    annotationsAdded: z.object({
+      reportKey: z.string(),
+      commitId: z.string(),
+      count: z.number().int(),
+    }),
+  }),
+  async handler({ project, repo, commit_id, report_key, annotations }, { bitbucket }) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
+    await reportWrite(
+      `add annotations to Code Insights report ${JSON.stringify(report_key)}`,
+      report_key,
+      () =>
+        bitbucket.request({
+          method: "POST",
+          path: reportPath(project, repo, commitId, report_key) + "/annotations",
+          schema: z.unknown(),
+          body: {
+            annotations: annotations.map(({ external_id, ...a }) => ({
+              ...a,
+              externalId: external_id,
+            })),
+          },
+        }),
+      "check the commit id; the report must exist first (create_code_insights_report)",
+    );
+    return { annotationsAdded: { reportKey: report_key, commitId, count: annotations.length } };
+  },
+});
+
+export const deleteCodeInsightsReport = defineTool({
+  name: "delete_code_insights_report",
+  toolset: "builds",
+  title: "Delete a Code Insights report",
+  description: "Delete a commit's Code Insights report and its annotations.",
+  access: safeWrite(
+    `removes only a report (the caller's own, or as an admin), which its tool can post again; ${MERGE_CHECKS}`,
+  ),
+  idempotent: true,
+  input: ReportArgs,
+  output: z.object({ deleted: z.object({ reportKey: z.string(), commitId: z.string() }) }),
+  async handler({ project, repo, commit_id, report_key }, { bitbucket }) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
+    await reportWrite(
+      `delete Code Insights report ${JSON.stringify(report_key)}`,
+      report_key,
+      () =>
+        bitbucket.request({
+          method: "DELETE",
+          path: reportPath(project, repo, commitId, report_key),
+          schema: z.unknown(),
+        }),
+      "check the commit id and report key (list_code_insights_reports lists them)",
+    );
+    return { deleted: { reportKey: report_key, commitId } };
+  },
+});

@@ -1,0 +1,83 @@
+/**
+ * The Jira issues linked to pull requests and commits, through Bitbucket's
+ * Jira integration (`/rest/jira/latest`). A server without the integration
+ * answers 404 on these paths, which is said in plain words.
+ */
+import { z } from "../../deps/zod.ts";
+import { Changeset, JiraIssue } from "../../bitbucket/entities/jira.ts";
+import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
+import { collectPages } from "../../bitbucket/paging.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { PagingArgs, PrArgs, segmentArg } from "../kit/args.ts";
+import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
+import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+
+/** The fix for a 404 that names no missing entity: these paths exist only with the integration. */
+export const NO_JIRA_HINT =
+  "the Jira integration is not installed on this Bitbucket or not linked to a Jira site; an admin links one under Administration > Jira integration";
+
+/**
+ * A `.catch` saying what was asked. A 404 that names no Bitbucket exception
+ * (a missing pull request names one) came from no plugin: the integration.
+ */
+function duringJira(action: string) {
+  return (error: unknown): never => {
+    const bare = error instanceof BitbucketError && error.kind === "not_found" &&
+      !error.details.some((d) => d.exceptionName);
+    return rethrowDuring(action, bare ? { not_found: NO_JIRA_HINT } : {})(error);
+  };
+}
+
+/** A linked Jira issue. */
+const JiraIssueOut = z.object({
+  key: z.string(),
+  url: z.string().optional().describe("The issue in Jira"),
+});
+
+export const listPrJiraIssues = defineTool({
+  name: "list_pr_jira_issues",
+  toolset: "jira",
+  title: "List a pull request's Jira issues",
+  description: "Jira issues linked to a pull request's commits.",
+  access: READ_ONLY,
+  input: PrArgs,
+  output: z.object({ issues: z.array(JiraIssueOut) }),
+  async handler({ project, repo, pr_id }, { bitbucket }) {
+    const { body } = await bitbucket.request({
+      path: apiPath`/jira/latest/projects/${project}/repos/${repo}/pull-requests/${pr_id}/issues`,
+      schema: z.array(JiraIssue),
+    }).catch(duringJira(`list the Jira issues of pull request #${pr_id} in ${project}/${repo}`));
+    return { issues: body.map((i) => ({ key: cleanText(i.key), url: i.url })) };
+  },
+});
+
+/** A commit linked to an issue, and where it is. */
+const IssueCommitOut = CommitOut.extend({
+  repository: z.string().describe("PROJECT/slug"),
+});
+
+export const listJiraIssueCommits = defineTool({
+  name: "list_jira_issue_commits",
+  toolset: "jira",
+  title: "List a Jira issue's commits",
+  description: "Commits that mention a Jira issue, in every repository.",
+  access: READ_ONLY,
+  input: z.object({ issue_key: segmentArg() }).extend(PagingArgs.shape),
+  output: pagedOutput("commits", IssueCommitOut),
+  async handler({ issue_key, start, limit }, { bitbucket }) {
+    const page = await collectPages(
+      bitbucket,
+      apiPath`/jira/latest/issues/${issue_key}/commits`,
+      Changeset,
+      { start, limit },
+      // The changes of each commit are not returned: asking for one keeps the answer small.
+      { maxChanges: 1 },
+    ).catch(duringJira(`list the commits of Jira issue ${issue_key}`));
+    return pagedResult("commits", page, (c) => ({
+      ...commitOut(c.toCommit),
+      repository: `${c.repository.project.key}/${c.repository.slug}`,
+    }));
+  },
+});
