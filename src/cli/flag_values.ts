@@ -6,7 +6,7 @@
 import { StartupError } from "../config.ts";
 import { Confinement } from "../policy/confinement.ts";
 import { DEFAULT_LISTEN_HOSTNAME, type ListenAddress } from "../server/listen_address.ts";
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connections.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 
 /** Project keys and repository slugs as Bitbucket's REST paths take them. */
 const SEGMENT = /^[~\w.-]{1,256}$/;

@@ -11,7 +11,7 @@ import {
   parseHttpLimits,
   parseListenAddress,
 } from "./flag_values.ts";
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connections.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/manifest.ts";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
