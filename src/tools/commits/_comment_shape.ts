@@ -2,16 +2,9 @@
 import { z } from "../../deps/zod.ts";
 import type { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
+import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
 
-const CommentFields = z.object({
-  id: z.number().int(),
-  version: z.number().int(),
-  author: UserOut,
-  text: z.string(),
-  createdDate: DateOut,
-});
+const CommentFields = CommentBase;
 
 /** A reply, flattened out of its thread; `parentId` says what it answers. */
 const ReplyOut = CommentFields.extend({ parentId: z.number().int() });
@@ -27,26 +20,11 @@ export const CommitCommentOut = CommentFields.extend({
   replies: z.array(ReplyOut),
 });
 
-function fields(c: Comment): z.infer<typeof CommentFields> {
-  return {
-    id: c.id,
-    version: c.version,
-    author: userOut(c.author),
-    text: cleanText(c.text),
-    createdDate: isoDate(c.createdDate),
-  };
-}
+const fields = commentBaseOut;
 
 /** A Bitbucket commit comment as a thread, its replies flattened in order. */
 export function commitCommentOut(c: Comment): z.infer<typeof CommitCommentOut> {
-  const replies: z.infer<typeof ReplyOut>[] = [];
-  const walk = (parent: Comment) => {
-    for (const reply of parent.comments ?? []) {
-      replies.push({ ...fields(reply), parentId: parent.id });
-      walk(reply);
-    }
-  };
-  walk(c);
+  const replies: z.infer<typeof ReplyOut>[] = flattenReplies(c, fields);
   const a = c.anchor;
   return {
     ...fields(c),

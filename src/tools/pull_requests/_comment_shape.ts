@@ -1,9 +1,9 @@
 /** Pull request comments, threads and tasks as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { Comment, CommentAnchor } from "../../bitbucket/entities/pull_request_comment.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
+import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
 
 const AnchorOut = z.object({
   path: z.string(),
@@ -15,12 +15,7 @@ const AnchorOut = z.object({
   startLineType: z.string().optional(),
 });
 
-const CommentFields = z.object({
-  id: z.number().int(),
-  version: z.number().int(),
-  author: UserOut,
-  text: z.string(),
-  createdDate: DateOut,
+const CommentFields = CommentBase.extend({
   state: z.string().optional().describe("OPEN, PENDING (a draft) or RESOLVED (a task)"),
   severity: z.string().optional().describe("NORMAL, or BLOCKER for a task"),
 });
@@ -48,11 +43,7 @@ export const TaskOut = CommentFields.omit({ severity: true }).extend({
 
 function fields(c: Comment): z.infer<typeof CommentFields> {
   return {
-    id: c.id,
-    version: c.version,
-    author: userOut(c.author),
-    text: cleanText(c.text),
-    createdDate: isoDate(c.createdDate),
+    ...commentBaseOut(c),
     state: c.state,
     severity: c.severity,
   };
@@ -84,14 +75,7 @@ export function commentOut(
   c: Comment,
   activityAnchor?: z.infer<typeof CommentAnchor>,
 ): z.infer<typeof CommentOut> {
-  const replies: z.infer<typeof ReplyOut>[] = [];
-  const walk = (parent: Comment) => {
-    for (const reply of parent.comments ?? []) {
-      replies.push({ ...fields(reply), parentId: parent.id });
-      walk(reply);
-    }
-  };
-  walk(c);
+  const replies: z.infer<typeof ReplyOut>[] = flattenReplies(c, fields);
   return {
     ...fields(c),
     anchor: anchorOut(c.anchor ?? activityAnchor),
