@@ -3,7 +3,7 @@
  * call policy, with the resources, prompts and completions beside them, and
  * the instructions they give. Pure: it reads nothing and starts nothing.
  */
-import { isJSONRPCRequest, McpServer, type Transport } from "../deps/mcp.ts";
+import { isJSONRPCRequest, McpServer } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import { type CallPolicy, CAUTIOUS } from "../policy/call_policy.ts";
@@ -12,6 +12,7 @@ import { registrations } from "../policy/registration.ts";
 import type { Registration } from "../policy/sdk_registration.ts";
 import { type AuditLog, recordUnknownTool } from "../policy/audit.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
+import { hookTransports } from "./transport_hook.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 import { degradingByRevision } from "./revision_degrade.ts";
 
@@ -68,12 +69,8 @@ export function serverWith(
  * wrapper runs, so it is seen on the transport, then delivered as it came.
  */
 function recordingUnknownTools(server: McpServer, held: ReadonlySet<string>, log: AuditLog) {
-  const connect = server.connect.bind(server);
-  server.connect = async (transport: Transport) => {
-    await connect(transport);
-    const deliver = transport.onmessage;
-    if (!deliver) return;
-    transport.onmessage = (message, extra) => {
+  hookTransports(server, {
+    receive(message, extra, deliver) {
       if (!isJSONRPCRequest(message) || message.method !== "tools/call") {
         return deliver(message, extra);
       }
@@ -82,8 +79,8 @@ function recordingUnknownTools(server: McpServer, held: ReadonlySet<string>, log
       if (typeof name !== "string" || held.has(name)) return deliver(message, extra);
       void recordUnknownTool(log, name, params?.arguments, extra?.authInfo)
         .finally(() => deliver(message, extra));
-    };
-  };
+    },
+  });
 }
 
 /**

@@ -10,13 +10,9 @@
  * request (2025-03-26 when absent, as the spec says), else what `initialize`
  * negotiated on the connection.
  */
-import {
-  isJSONRPCRequest,
-  type McpServer,
-  PROTOCOL_VERSION_META_KEY,
-  type Transport,
-} from "../deps/mcp.ts";
+import { isJSONRPCRequest, type McpServer, PROTOCOL_VERSION_META_KEY } from "../deps/mcp.ts";
 import { ELICITATION_SINCE } from "../policy/confirmation.ts";
+import { hookTransports } from "./transport_hook.ts";
 
 /** The revision each content block type arrived in; a client before it rejects the block. */
 export const CONTENT_SINCE: Readonly<Record<string, string>> = {
@@ -107,19 +103,13 @@ function revisionOf(message: { params?: unknown }, extra: unknown): string | und
  * sent for (see the module header).
  */
 export function degradingByRevision(server: McpServer): void {
-  const connect = server.connect.bind(server);
-  server.connect = async (transport: Transport) => {
-    await connect(transport);
-    const deliver = transport.onmessage;
-    const send = transport.send.bind(transport);
-    const revisions = new Map<string | number, string | undefined>();
-    if (deliver) {
-      transport.onmessage = (message, extra) => {
-        if (isJSONRPCRequest(message)) revisions.set(message.id, revisionOf(message, extra));
-        return deliver(message, extra);
-      };
-    }
-    transport.send = (message, options) => {
+  const revisions = new Map<string | number, string | undefined>();
+  hookTransports(server, {
+    receive(message, extra, deliver) {
+      if (isJSONRPCRequest(message)) revisions.set(message.id, revisionOf(message, extra));
+      return deliver(message, extra);
+    },
+    send(message, options, send) {
       const m = message as { id?: string | number; method?: unknown; result?: unknown };
       // A request of the server's own (elicitation) may share an id with one of the client's.
       if (m.id === undefined || "method" in m || !revisions.has(m.id)) {
@@ -133,6 +123,6 @@ export function degradingByRevision(server: McpServer): void {
         result === m.result ? message : { ...message, result } as typeof message,
         options,
       );
-    };
-  };
+    },
+  });
 }

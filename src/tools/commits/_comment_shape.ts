@@ -1,7 +1,6 @@
 /** Commit comments as the commit tools return them: each thread, where it sits, and its replies. */
 import { z } from "../../deps/zod.ts";
 import type { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
 import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
 
 const CommentFields = CommentBase;
@@ -29,7 +28,7 @@ export function commitCommentOut(c: Comment): z.infer<typeof CommitCommentOut> {
   return {
     ...fields(c),
     anchor: a && {
-      path: cleanText(a.path),
+      path: a.path,
       line: a.line,
       lineType: a.lineType,
       fileType: a.fileType,
