@@ -81,8 +81,19 @@ export async function measureContext(): Promise<ContextFigures> {
   };
 }
 
+/**
+ * The tools a model is given, as a client that draws MCP Apps views lists
+ * them (so `show` counts): a tool only the page may call (`visibility:
+ * ["app"]`) is kept from the model by the host, as the extension requires.
+ */
 async function listed(selection: { yolo?: boolean; toolsets?: string[] }) {
-  await using h = await connect({ selection, era: "legacy" });
-  const result = await h.client.listTools();
-  return result as unknown as { tools: Record<string, unknown>[] };
+  await using h = await connect({ selection, era: "legacy", apps: true });
+  const result = await h.client.listTools() as unknown as { tools: Record<string, unknown>[] };
+  return { ...result, tools: result.tools.filter((tool) => !appOnly(tool)) };
+}
+
+/** A tool whose MCP Apps visibility leaves out the model. */
+export function appOnly(tool: Record<string, unknown>): boolean {
+  const ui = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
+  return Array.isArray(ui?.visibility) && !ui.visibility.includes("model");
 }

@@ -4,6 +4,8 @@
  * request is recorded once (headers and body as the SDK sends them) and then
  * replayed with plain `fetch`, so the figures measure the server, not the
  * client library; a direct fetch of the same fixture page runs beside it.
+ * The concurrent calls run again while `/metrics` is scraped every
+ * {@link SCRAPE_EVERY_MS}, to show what a scrape costs the calls.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { ALL_ROUTES } from "../testing/cases/mod.ts";
@@ -16,6 +18,9 @@ import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** Rounds of the concurrent run, direct fetches and tool calls in turn. */
 const ROUNDS = 5;
+
+/** How often `/metrics` is scraped during the scraped rounds: 150 times Prometheus's default 15 s. */
+export const SCRAPE_EVERY_MS = 100;
 
 /** One era's figures: one call at a time, then `concurrency` at once. */
 export interface HttpEraFigures {
@@ -32,6 +37,12 @@ export interface HttpEraFigures {
   ratio: Summary;
   /** The server process's CPU time (user + system, all threads) per concurrent call, in ms. */
   serverCpuMsPerCall: number;
+  /** Tool calls per second at `concurrency` while `/metrics` is scraped every {@link SCRAPE_EVERY_MS}. */
+  scrapedToolCallsPerSecond: number;
+  /** Scraped over unscraped calls per second, paired round by round (1: a scrape costs nothing). */
+  scrapedRatio: Summary;
+  /** Scrapes answered during the scraped rounds (each a full exposition, checked). */
+  scrapes: number;
 }
 
 /** The HTTP figures: both eras, and the server's resident memory in MB. */
@@ -85,6 +96,29 @@ async function replay(call: Recorded): Promise<void> {
   const text = await response.text();
   if (response.status !== 200 || !text.includes("v1.0.0")) {
     throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Runs `body` while `/metrics` at `url` is fetched every {@link SCRAPE_EVERY_MS};
+ * its result, and how many scrapes were answered.
+ */
+async function scraped<T>(url: URL, body: () => Promise<T>): Promise<[T, number]> {
+  let scrapes = 0;
+  let running = true;
+  const scraper = (async () => {
+    while (running) {
+      const text = await (await fetch(url)).text();
+      if (!text.includes("bitbucket_mcp_tool_calls_total")) throw new Error("not the metrics");
+      scrapes++;
+      await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
+    }
+  })();
+  try {
+    return [await body(), scrapes];
+  } finally {
+    running = false;
+    await scraper;
   }
 }
 
@@ -170,12 +204,26 @@ export async function measureHttp(
       const perRound = Math.ceil(concurrentCalls / ROUNDS);
       const direct: number[] = [];
       const tool: number[] = [];
+      const withScrapes: number[] = [];
+      let scrapes = 0;
       let cpuMs = 0;
+      const metricsUrl = new URL("/metrics", url);
       for (let round = 0; round < ROUNDS; round++) {
+        const scrapedRound = async () => {
+          const [perSecond, scrapesNow] = await scraped(
+            metricsUrl,
+            () => throughput(() => replay(call), perRound, concurrency),
+          );
+          withScrapes.push(perSecond);
+          scrapes += scrapesNow;
+        };
+        // The scraped round goes first every other round, so that drift cancels out.
+        if (round % 2 === 1) await scrapedRound();
         direct.push(await throughput(directOnce, perRound, concurrency));
         const before = await processCpuMs(child.pid);
         tool.push(await throughput(() => replay(call), perRound, concurrency));
         cpuMs += await processCpuMs(child.pid) - before;
+        if (round % 2 === 0) await scrapedRound();
       }
       const directFetchesPerSecond = summarize(direct).median;
       const toolCallsPerSecond = summarize(tool).median;
@@ -194,6 +242,9 @@ export async function measureHttp(
         directFetchesPerSecond,
         ratio,
         serverCpuMsPerCall: cpuMs / (perRound * ROUNDS),
+        scrapedToolCallsPerSecond: summarize(withScrapes).median,
+        scrapedRatio: summarize(pairedRatios(withScrapes, tool)),
+        scrapes,
       });
     }
     const rssAfterConcurrentMb = (await processMemory(child.pid)).rssMb;

@@ -11,7 +11,7 @@ import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { measureOverheadAndMemory, measurePaging, measureResultSizes } from "./calls.ts";
 import { measureContext } from "./context.ts";
-import { measureHttp } from "./http.ts";
+import { measureHttp, SCRAPE_EVERY_MS } from "./http.ts";
 import { measureStartup } from "./startup.ts";
 import type { Summary } from "./stats.ts";
 import { measureTaskContext } from "./task_context.ts";
@@ -178,6 +178,16 @@ const rows: Row[] = [
       } (${e.ratio.min.toFixed(3)}–${e.ratio.max.toFixed(3)}, paired)`,
       `≥ 2 × ${HTTP_RATIO_BEFORE[e.era]} (before)`,
       verdict(httpRatio(e.era) >= 2 * HTTP_RATIO_BEFORE[e.era]),
+    ],
+    [
+      `HTTP ${e.era}: ${e.concurrency} concurrent with /metrics scraped every ${SCRAPE_EVERY_MS} ms ÷ without`,
+      `${e.scrapedToolCallsPerSecond.toFixed(0)} ÷ ${e.toolCallsPerSecond.toFixed(0)}: ${
+        e.scrapedRatio.median.toFixed(3)
+      } (${e.scrapedRatio.min.toFixed(3)}–${
+        e.scrapedRatio.max.toFixed(3)
+      }, paired; ${e.scrapes} scrapes)`,
+      "",
+      "",
     ],
   ]),
   [

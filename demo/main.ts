@@ -14,6 +14,7 @@ import { MAIN, scopedPermissions } from "../testing/spawn.ts";
 import { writeOut } from "../src/cli/output.ts";
 import { renderPayload } from "./render.ts";
 import { type DemoStep, SCRIPT } from "../testing/demo_script.ts";
+import { APPS_CLIENT_CAPABILITIES } from "../testing/harness.ts";
 
 /** Prints a line of the session (an empty line when `text` is). */
 function say(text = ""): void {
@@ -48,7 +49,11 @@ async function demo(): Promise<number> {
   });
   let serverErr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => serverErr += new TextDecoder().decode(chunk));
-  const client = new Client({ name: "bitbucket-mcp-demo", version: "1.0.0" });
+  // A client that draws MCP Apps views, as Claude or VS Code is: it is offered `show`.
+  const client = new Client(
+    { name: "bitbucket-mcp-demo", version: "1.0.0" },
+    { capabilities: APPS_CLIENT_CAPABILITIES },
+  );
   let failed = 0;
   try {
     await client.connect(transport);
@@ -106,6 +111,7 @@ async function play(
   seen[step.tool] = payload;
   say(`   ← payload: ${Object.keys(payload).join(", ")}`);
   for (const line of renderPayload(payload, 5)) say(line);
+  if (step.note) say(`   (${step.note})`);
   return true;
 }
 

@@ -4,6 +4,7 @@
  * before it starts, each refusal naming the fix.
  */
 import { basePath } from "./bitbucket/base_path.ts";
+import type { ClientCertificate } from "./bitbucket/client_auth.ts";
 
 /** How long one Bitbucket request may take in all when `--timeout` is not given, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -21,6 +22,8 @@ export interface Config {
   timeoutMs: number;
   /** Largest Bitbucket response body read, in bytes (the client's default when absent). */
   maxResponseBytes?: number;
+  /** The client certificate every request presents (mutual TLS), when one is configured. */
+  clientCertificate?: ClientCertificate;
 }
 
 /** A problem that stops the server from starting: one actionable line, exit status 2. */
@@ -37,12 +40,18 @@ export const ENV_VARS = [
   "BITBUCKET_TOKEN",
   "BITBUCKET_USERNAME",
   "BITBUCKET_MCP_STATE_KEY",
+  "BITBUCKET_CLIENT_CERT",
+  "BITBUCKET_CLIENT_KEY",
+  "BITBUCKET_OAUTH_CLIENT_SECRET",
 ] as const;
 
 /** The variables a server runs without: unreadable (not permitted) reads as unset. */
 const OPTIONAL_VARS: ReadonlySet<string> = new Set([
   "BITBUCKET_USERNAME",
   "BITBUCKET_MCP_STATE_KEY",
+  "BITBUCKET_CLIENT_CERT",
+  "BITBUCKET_CLIENT_KEY",
+  "BITBUCKET_OAUTH_CLIENT_SECRET",
 ]);
 
 /** Reads one of our variables; undefined when unset or not permitted (the caller decides if that is fatal). */

@@ -12,7 +12,12 @@ export interface DemoStep {
   tool: string;
   /** The arguments, given the payloads of the calls so far (by tool name). */
   args: (seen: Record<string, Record<string, unknown>>) => Record<string, unknown>;
+  /** A line printed after the call's payload, when there is more to say. */
+  note?: string;
 }
+
+/** Where the browser tests leave the picture of the pull request view (not committed). */
+export const VIEW_SCREENSHOT = "/tmp/bitbucket-mcp-view/pull_request.png";
 
 const REPO = { project: "PROJ", repo: "web" };
 
@@ -50,5 +55,12 @@ export const SCRIPT: readonly DemoStep[] = [
     intent: "Did CI pass on its head commit?",
     tool: "get_build_status",
     args: (seen) => ({ commit_id: headCommit(seen) }),
+  },
+  {
+    intent: "Show it to the person: #42 drawn beside the chat (an MCP Apps view)",
+    tool: "show",
+    args: () => ({ kind: "pull_request", ...REPO, pr_id: 42 }),
+    note:
+      `a host that draws MCP Apps draws this payload; the browser tests' picture of it: ${VIEW_SCREENSHOT}`,
   },
 ];

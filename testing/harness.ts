@@ -13,7 +13,13 @@ import { selectTools, type ToolSelection } from "../src/policy/selection.ts";
 import type { Confinement } from "../src/policy/confinement.ts";
 import type { AuditLog } from "../src/policy/audit.ts";
 import { CATALOGUE } from "../src/tools/catalogue.ts";
+import { APPS_EXTENSION, APPS_MIME } from "../src/tools/kit/apps.ts";
 import { type FixtureBitbucket, type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
+
+/** What a client that draws MCP Apps views declares. */
+export const APPS_CLIENT_CAPABILITIES = {
+  extensions: { [APPS_EXTENSION]: { mimeTypes: [APPS_MIME] } },
+};
 
 /** The token the tests use: recognisable, so a leak is easy to spot. */
 export const TEST_TOKEN = "test-token-SECRET-0123456789";
@@ -42,6 +48,8 @@ export interface ConnectOptions {
    * answers each form with this (absent: the client cannot ask).
    */
   elicit?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
+  /** The client declares MCP Apps (`io.modelcontextprotocol/ui`, the HTML profile): it draws views. */
+  apps?: boolean;
   /** `legacy` speaks the 2025 handshake; `modern` pins 2026-07-28. */
   era?: "legacy" | "modern";
   timeoutMs?: number;
@@ -86,7 +94,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
       versionNegotiation: {
         mode: options.era === "legacy" ? "legacy" : { pin: "2026-07-28" },
       },
-      capabilities: options.elicit ? { elicitation: { form: {} } } : {},
+      capabilities: {
+        ...(options.elicit ? { elicitation: { form: {} } } : {}),
+        ...(options.apps ? APPS_CLIENT_CAPABILITIES : {}),
+      },
     },
   );
   const elicit = options.elicit;

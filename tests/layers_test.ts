@@ -28,6 +28,7 @@ type Room =
   | "resources"
   | "prompts"
   | "completions"
+  | "metrics"
   | "server"
   | "cli"
   | "main"
@@ -54,10 +55,11 @@ const MAY_IMPORT: Record<Room, readonly Allowed[]> = {
   kit: ["deps", "bitbucket"],
   toolset: ["deps", "bitbucket", "kit", "its own folder"],
   catalogue: ["deps", "kit", "a toolset's mod.ts"],
-  policy: ["deps", "bitbucket", "kit", "config"],
+  policy: ["deps", "bitbucket", "kit", "config", "metrics"],
   resources: ["deps", "bitbucket", "kit", "policy"],
   prompts: ["deps", "kit", "resources"],
   completions: ["deps", "bitbucket", "kit", "policy", "resources"],
+  metrics: [],
   server: [
     "deps",
     "bitbucket",
@@ -68,6 +70,7 @@ const MAY_IMPORT: Record<Room, readonly Allowed[]> = {
     "completions",
     "config",
     "version",
+    "metrics",
   ],
   cli: ["all of src/"],
   main: ["cli"],
@@ -91,6 +94,7 @@ const SRC_ROOMS: readonly Room[] = [
   "resources",
   "prompts",
   "completions",
+  "metrics",
   "server",
   "cli",
 ];
@@ -111,6 +115,8 @@ const IMPORT_MAP_USERS: Record<string, readonly Room[]> = {
   "mcp-sdk-1.22.0/": ["testing", "demo", "bench", "tests"],
   "mcp-sdk-1.12.1/": ["testing", "demo", "bench", "tests"],
   "mcp-sdk-1.9.0/": ["testing", "demo", "bench", "tests"],
+  // The MCP Apps host library, bundled into the view's reference host page by the browser tests.
+  "@modelcontextprotocol/ext-apps/app-bridge": ["tests"],
 };
 
 /**
@@ -143,9 +149,10 @@ function placeOf(path: string): Place | undefined {
     return { room: "toolset", label: `toolset ${toolset[1]}`, folder: `src/tools/${toolset[1]}/` };
   }
   if (/^src\/tools\/[^/]+\.ts$/.test(path)) return { room: "catalogue", label: "catalogue" };
-  const src = /^src\/(deps|bitbucket|policy|resources|prompts|completions|server|cli)\//.exec(
-    path,
-  );
+  const src = /^src\/(deps|bitbucket|policy|resources|prompts|completions|metrics|server|cli)\//
+    .exec(
+      path,
+    );
   if (src) return { room: src[1] as Room, label: src[1]! };
   const outside = /^(scripts|testing|demo|bench|tests)\//.exec(path);
   if (outside) return { room: outside[1] as Room, label: outside[1]! };

@@ -24,7 +24,11 @@ export type Advice =
   /** Bitbucket refused the token (401). */
   | "renew_token"
   /** The TLS handshake failed: Bitbucket's CA is not trusted. */
-  | "trust_ca";
+  | "trust_ca"
+  /** The server asked for a client certificate (mutual TLS) and none was sent. */
+  | "send_client_cert"
+  /** The server refused the client certificate sent: expired, or from a CA it does not trust. */
+  | "fix_client_cert";
 
 /** The words for every {@link Advice}. */
 export type HintTable = Readonly<Record<Advice, string>>;
@@ -43,6 +47,9 @@ export const NEUTRAL_HINTS: HintTable = {
     "check that the base URL is Bitbucket Data Center itself, not a proxy in front of it",
   renew_token: "the token is invalid or expired; create a new HTTP access token",
   trust_ca: "if Bitbucket's certificate comes from a private CA, make the runtime trust that CA",
+  send_client_cert: "configure a client certificate and its key",
+  fix_client_cert:
+    "use a current client certificate issued by a CA the server trusts, with its own key",
 };
 
 /** The program's words where it gave some, the neutral ones elsewhere. */

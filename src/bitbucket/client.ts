@@ -5,6 +5,7 @@
  * answer is read (size cap, HTML, JSON, error bodies, schema) is `response.ts`.
  */
 import type { z } from "../deps/zod.ts";
+import type { ClientCertificate } from "./client_auth.ts";
 import type { MultipartBody } from "./multipart.ts";
 import { type Hints, type HintTable, hintTable } from "./advice.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./body.ts";
@@ -36,6 +37,10 @@ export interface BitbucketClientOptions {
   fetch?: typeof fetch;
   /** The words for the fixes errors suggest, naming the program's flags and variables; neutral by default. */
   hints?: Hints;
+  /** The client certificate each request presents, for Bitbucket behind a mutual-TLS proxy. */
+  clientCertificate?: ClientCertificate;
+  /** Told each time a read is about to be tried again (the metrics count retries). */
+  onRetry?: () => void;
 }
 
 /** One request to the REST API, and the schema its answer is parsed with. */
@@ -101,6 +106,8 @@ export class BitbucketClient {
       sleep: options.sleep ?? sleep,
       fetch: options.fetch ?? fetch,
       hints: this.#hints,
+      clientCertificate: options.clientCertificate,
+      onRetry: options.onRetry,
     });
     this.origin = this.#transport.origin;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;

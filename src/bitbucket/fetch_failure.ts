@@ -4,7 +4,8 @@
  * Deno's fetch rejects with a bare "fetch failed" whose `cause` holds the
  * story; the innermost message is the one that names the problem.
  */
-import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
+import { type Advice, type HintTable, NEUTRAL_HINTS } from "./advice.ts";
+import { clientAuthFailure, handshakeDetail } from "./client_auth.ts";
 
 /** A network failure, read. */
 export interface FetchFailure {
@@ -46,14 +47,36 @@ const DROPPED =
 
 /**
  * Reads a fetch or body-read failure against `origin` (never includes request
- * headers, so never the token). `trustCaHint` is the fix for a TLS failure.
+ * headers, so never the token). `hints` word the fixes; `presented` is the
+ * subject of the client certificate sent, if any.
  */
 export function describeFetchFailure(
   error: unknown,
   origin: string,
-  trustCaHint: string = NEUTRAL_HINTS.trust_ca,
+  hints: HintTable = NEUTRAL_HINTS,
+  presented?: string,
 ): FetchFailure {
   const detail = innermostMessage(error);
+  const clientAuth = clientAuthFailure(detail, presented !== undefined);
+  if (clientAuth === "required") {
+    return {
+      reason: `the server at ${origin} asked for a client certificate (${
+        handshakeDetail(detail)
+      }): ${hints.send_client_cert}`,
+      transient: false,
+      advice: "send_client_cert",
+    };
+  }
+  if (clientAuth === "refused") {
+    return {
+      reason: `the server at ${origin} refused our client certificate ${presented} (${
+        handshakeDetail(detail)
+      }): ${hints.fix_client_cert}`,
+      transient: false,
+      advice: "fix_client_cert",
+    };
+  }
+  const trustCaHint = hints.trust_ca;
   if (isTlsFailure(detail)) {
     return {
       reason: `the TLS connection to ${origin} failed (${detail}): ${trustCaHint}`,

@@ -7,6 +7,7 @@
 import type { z } from "../deps/zod.ts";
 import type { HintTable } from "./advice.ts";
 import { declaredLength, isHtml, MAX_ERROR_BODY_BYTES, readAtMost } from "./body.ts";
+import { clientAuthPage } from "./client_auth.ts";
 import {
   BitbucketError,
   type BitbucketErrorDetail,
@@ -121,7 +122,8 @@ async function statusError(response: Response, flight: Flight): Promise<Bitbucke
   const text = new TextDecoder().decode(bytes);
   const { status } = response;
   const kind = kindForStatus(status);
-  const advice = KIND_ADVICE[kind];
+  // A proxy's page about our client certificate says more than the status does.
+  const advice = clientAuthPage(status, text) ?? KIND_ADVICE[kind];
   const transient = RETRY_STATUSES.has(status);
   return new BitbucketError({
     kind,

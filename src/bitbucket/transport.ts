@@ -6,6 +6,7 @@
  * What the final answer says is for `response.ts` to read.
  */
 import type { HintTable } from "./advice.ts";
+import type { ClientCertificate } from "./client_auth.ts";
 import type { MultipartBody } from "./multipart.ts";
 import { restPrefix } from "./base_path.ts";
 import { BitbucketError } from "./errors.ts";
@@ -31,6 +32,10 @@ export interface TransportOptions {
   fetch: typeof fetch;
   /** The words for each fix, as the embedding program gives them. */
   hints: HintTable;
+  /** The client certificate each request presents (mutual TLS); none by default. */
+  clientCertificate?: ClientCertificate;
+  /** Told each time a read is about to be tried again (the metrics count retries). */
+  onRetry?: () => void;
 }
 
 /** One request to the REST API; `path` is relative to `<base>/rest` and already encoded. */
@@ -147,6 +152,7 @@ export class Transport {
       }
       const delay = nextDelay(retry, attempt, waited, failure.retryAfterMs);
       if (delay === undefined || Date.now() - started + delay >= timeoutMs) throw failure;
+      this.#options.onRetry?.();
       try {
         await sleep(delay, signal);
       } catch (error) {
@@ -166,6 +172,7 @@ export class Transport {
     if (out.body !== undefined) headers["Content-Type"] = "application/json";
     if (out.form !== undefined) headers["Content-Type"] = out.form.contentType;
     const body = out.form?.bytes ?? (out.body === undefined ? undefined : JSON.stringify(out.body));
+    const httpClient = this.#options.clientCertificate?.httpClient;
     let url = first;
     for (let hop = 0;; hop++) {
       let response: Response;
@@ -176,6 +183,7 @@ export class Transport {
           body,
           redirect: "manual",
           signal,
+          ...(httpClient === undefined ? {} : { client: httpClient }),
         });
       } catch (error) {
         throw flight.broken(error);
@@ -225,7 +233,8 @@ export class Transport {
         cause: error,
       });
     }
-    const failure = describeFetchFailure(error, this.origin, hints.trust_ca);
+    const presented = this.#options.clientCertificate?.subject;
+    const failure = describeFetchFailure(error, this.origin, hints, presented);
     return new BitbucketError({ kind: "network", method, path, ...failure, cause: error });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `bitbucket-mcp check`: verifies the set-up step by step, the way a support
  * engineer would, and prints one line per check: the URL parses, the host is
- * permitted, the network gets there (DNS, TCP, TLS), the server is Bitbucket,
+ * permitted, the client certificate (when one is configured) is current, the
+ * network gets there (DNS, TCP, TLS, a proxy's mutual TLS), the server is Bitbucket,
  * the token authenticates (and as whom), and which tools the flags expose.
  * A check whose prerequisite failed is shown as not run.
  */
@@ -12,10 +13,13 @@ import { authenticatedUser } from "../bitbucket/caller.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
+import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
 import { UNBOUNDED_TOOLS, withinConfinement } from "../policy/confinement.ts";
 import { selectTools } from "../policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
+import { checkClientCertificate } from "./client_cert_check.ts";
+import { checkPolicy } from "./check_policy.ts";
 import type { Flags } from "./flags.ts";
 import { CLI_HINTS } from "./hints.ts";
 import { type Logger, loggingFetch } from "./log.ts";
@@ -23,14 +27,14 @@ import { type Logger, loggingFetch } from "./log.ts";
 /** The outcome of one check. */
 export interface CheckLine {
   name: string;
-  status: "pass" | "fail" | "skip";
+  status: "pass" | "warn" | "fail" | "skip";
   /** What was found (pass) or what is wrong (fail), or why the check did not run (skip). */
   detail: string;
   /** What to do about a failure. */
   fix?: string;
 }
 
-const MARK = { pass: "✓", fail: "✗", skip: "-" } as const;
+const MARK = { pass: "✓", warn: "!", fail: "✗", skip: "-" } as const;
 
 /** One check as a line: mark, name, finding, and for a failure the fix. */
 export function formatCheckLine(line: CheckLine): string {
@@ -45,6 +49,10 @@ export interface CheckInputs {
   logger: Logger;
   /** The `fetch` under the logging one; the global `fetch` by default. */
   fetch?: typeof fetch;
+  /** The time the client certificate's validity is judged at; now by default. */
+  now?: Date;
+  /** The administrator's policy read at start-up (`flags` are already narrowed by it). */
+  policy?: PolicyState;
 }
 
 /** The REST resource that names Bitbucket's version; it needs no login. */
@@ -59,7 +67,7 @@ export async function runChecks(
 ): Promise<boolean> {
   let passed = true;
   const emit = (line: CheckLine) => {
-    if (line.status !== "pass") passed = false;
+    if (line.status === "fail" || line.status === "skip") passed = false;
     report(line);
   };
   const { flags, env } = inputs;
@@ -73,25 +81,32 @@ export async function runChecks(
   emit(base.line);
   const reachable = base.url ? await checkPermission(base.url) : undefined;
   emit(reachable?.line ?? skip("permission", "needs a valid URL"));
+  const mtls = checkClientCertificate(env, inputs.now ?? new Date());
+  if (mtls.verdict) emit({ name: "mtls", ...mtls.verdict });
+  const presented = mtls.certificate;
 
   let bitbucket = false;
   const fetcher = base.url ? loggingFetch(base.url, inputs.logger, inputs.fetch) : fetch;
   if (base.url && reachable?.ok) {
     const probe = new URL(restPrefix(base.url) + PROPERTIES_PATH, base.url);
-    const answer = await fetchProbe(fetcher, probe, timeoutMs);
+    const answer = await fetchProbe(fetcher, probe, timeoutMs, presented?.httpClient);
     if (answer instanceof Response) {
       emit({
         name: "connection",
         status: "pass",
         detail: `${base.url.host} answered${
           base.url.protocol === "https:" ? " over TLS (certificate trusted)" : " (plain HTTP)"
-        }`,
+        }${presented ? `, our client certificate accepted` : ""}`,
       });
       const found = await checkBitbucket(answer, probe);
       bitbucket = found.status === "pass";
       emit(found);
     } else {
-      emit({ name: "connection", status: "fail", ...diagnoseConnection(answer, probe, timeoutMs) });
+      emit({
+        name: "connection",
+        status: "fail",
+        ...diagnoseConnection(answer, probe, timeoutMs, presented?.subject),
+      });
       emit(skip("bitbucket", "needs a connection"));
     }
   } else {
@@ -117,10 +132,17 @@ export async function runChecks(
       timeoutMs,
       fetch: fetcher,
       hints: CLI_HINTS,
+      clientCertificate: presented,
     });
     emit(await checkToken(client, username));
   }
-  emit(checkTools(flags));
+  const policy = inputs.policy;
+  if (policy) emit({ name: "policy", ...checkPolicy(policy) });
+  emit(
+    policy && refusalOf(policy)
+      ? skip("tools", "the administrator's policy serves nothing")
+      : checkTools(flags, policy),
+  );
   return passed;
 }
 
@@ -191,12 +213,14 @@ async function fetchProbe(
   fetcher: typeof fetch,
   probe: URL,
   timeoutMs: number,
+  client?: Deno.HttpClient,
 ): Promise<Response | unknown> {
   try {
     return await fetcher(probe, {
       headers: { Accept: "application/json" },
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
+      ...(client === undefined ? {} : { client }),
     });
   } catch (error) {
     return error;
@@ -266,8 +290,8 @@ async function checkToken(
   }
 }
 
-/** The `tools` line of `check`: how many tools the flags expose, per toolset. */
-export function checkTools(flags: Flags): CheckLine {
+/** The `tools` line of `check`: how many tools the flags (narrowed by `policy`) expose, per toolset. */
+export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
   const exposed = new Set(withinConfinement(selectTools(CATALOGUE, flags), flags.confinement));
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
@@ -282,8 +306,9 @@ export function checkTools(flags: Flags): CheckLine {
       fix: "loosen --toolsets, --tools, --read-only or --exclude (bitbucket-mcp tools shows each)",
     };
   }
+  const byPolicy = policy?.kind === "in force" && policy.policy.readOnly;
   const unsafe = flags.readOnly
-    ? "; read-only tools only (--read-only)"
+    ? `; read-only tools only (${byPolicy ? "the administrator's policy" : "--read-only"})`
     : withheldUnsafe > 0
     ? `; ${withheldUnsafe} unsafe writes withheld (--withhold-unsafe)`
     : flags.yolo

@@ -5,7 +5,9 @@
  */
 import { isHtml } from "../bitbucket/body.ts";
 import type { BitbucketError } from "../bitbucket/errors.ts";
+import { clientAuthFailure, clientAuthPage, handshakeDetail } from "../bitbucket/client_auth.ts";
 import { innermostMessage, isTlsFailure } from "../bitbucket/fetch_failure.ts";
+import { CLI_HINTS } from "./hints.ts";
 
 /** What failed, and what to do about it. */
 export interface Diagnosis {
@@ -13,8 +15,17 @@ export interface Diagnosis {
   fix: string;
 }
 
-/** Why a request to `url` got no HTTP answer at all: DNS, refused, TLS, timeout or other. */
-export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number): Diagnosis {
+/**
+ * Why a request to `url` got no HTTP answer at all: DNS, refused, TLS (our
+ * client certificate wanted or refused; `presented` is the subject of the one
+ * sent), timeout or other.
+ */
+export function diagnoseConnection(
+  error: unknown,
+  url: URL,
+  timeoutMs: number,
+  presented?: string,
+): Diagnosis {
   const name = error instanceof Error ? error.name : "";
   const text = innermostMessage(error);
   const host = url.hostname;
@@ -41,6 +52,23 @@ export function diagnoseConnection(error: unknown, url: URL, timeoutMs: number):
       fix: `check the port in BITBUCKET_URL (${
         url.protocol === "https:" ? "https defaults to 443" : "http defaults to 80"
       }) and that Bitbucket is running`,
+    };
+  }
+  const clientAuth = clientAuthFailure(text, presented !== undefined);
+  if (clientAuth === "required") {
+    return {
+      detail: `the server at ${host}:${port} asked for a client certificate (${
+        handshakeDetail(text)
+      })`,
+      fix: CLI_HINTS.send_client_cert,
+    };
+  }
+  if (clientAuth === "refused") {
+    return {
+      detail: `the server at ${host}:${port} refused our client certificate ${presented} (${
+        handshakeDetail(text)
+      })`,
+      fix: CLI_HINTS.fix_client_cert,
     };
   }
   if (isTlsFailure(text)) {
@@ -73,6 +101,16 @@ export function diagnoseNotBitbucket(
   location: string | null,
   probe: URL,
 ): Diagnosis {
+  const clientAuth = clientAuthPage(status, text);
+  if (clientAuth !== undefined) {
+    const page = pageTitle(text) ?? `HTTP ${status}`;
+    return {
+      detail: clientAuth === "send_client_cert"
+        ? `the server at ${probe.host} asked for a client certificate ("${page}")`
+        : `the server at ${probe.host} refused our client certificate ("${page}")`,
+      fix: CLI_HINTS[clientAuth],
+    };
+  }
   if (status >= 300 && status < 400) {
     const target = location ? new URL(location, probe) : undefined;
     if (target && target.origin === probe.origin) {

@@ -4,20 +4,20 @@
  * stops start-up with a line naming the flag.
  */
 import { StartupError } from "../config.ts";
-import { Confinement } from "../policy/confinement.ts";
+import { Confinement, KEY_PATTERN as SEGMENT } from "../policy/confinement.ts";
 import { DEFAULT_LISTEN_HOSTNAME, type ListenAddress } from "../server/listen_address.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 
-/** Project keys and repository slugs as Bitbucket's REST paths take them. */
-const SEGMENT = /^[~\w.-]{1,256}$/;
-
-/** Parses `--http`'s `[host:]port` (IPv6 in brackets: `[::1]:8080`); the host defaults to 127.0.0.1. */
-export function parseListenAddress(raw: string): ListenAddress {
+/**
+ * Parses `--http`'s `[host:]port` (IPv6 in brackets: `[::1]:8080`), or `flag`'s
+ * (`--metrics-listen`); the host defaults to 127.0.0.1.
+ */
+export function parseListenAddress(raw: string, flag = "--http"): ListenAddress {
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(raw.trim());
   const port = match ? Number(match[2]) : NaN;
   if (!match || port > 65535) {
     throw new StartupError(
-      `--http takes [host:]port (e.g. 8080, 127.0.0.1:8080 or [::1]:8080), not ${
+      `${flag} takes [host:]port (e.g. 8080, 127.0.0.1:8080 or [::1]:8080), not ${
         JSON.stringify(raw)
       }`,
     );

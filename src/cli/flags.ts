@@ -14,7 +14,14 @@ import {
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/manifest.ts";
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "./log.ts";
+import {
+  DEFAULT_LOG_FORMAT,
+  DEFAULT_LOG_LEVEL,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LogLevel,
+} from "./log.ts";
 
 /** The parsed command line. */
 export interface Flags {
@@ -38,6 +45,8 @@ export interface Flags {
   httpLimits: ConnectionLimits;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
+  /** Sign people in with Bitbucket (OAuth), as this incoming link's client (HTTP mode). */
+  oauthClientId?: string;
   /** Append one JSON line per tool call to this file. */
   auditFile?: string;
   /** A line that cannot be written refuses the call (default) or only warns. */
@@ -46,6 +55,10 @@ export interface Flags {
   confinement?: Confinement;
   /** What goes to stderr: error, warn (default), info or debug (every Bitbucket request). */
   logLevel: LogLevel;
+  /** How stderr lines are written: text (default) or one JSON object per line. */
+  logFormat: LogFormat;
+  /** Serve `/metrics` on this address instead of the MCP port (HTTP mode). */
+  metricsListen?: ListenAddress;
   help: boolean;
   version: boolean;
 }
@@ -108,6 +121,9 @@ Flags:
                      callers may send their own token as Authorization: Bearer
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
+  --oauth-client-id ID
+                     with --http: sign people in with Bitbucket (OAuth), as the client
+                     of this incoming link; each request needs its own token
   --http-header-timeout SECONDS
                      with --http: cut a connection whose first request's headers take
                      longer (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs / 1000})
@@ -128,6 +144,12 @@ Flags:
                      warn: log a warning and go on
   --log-level LEVEL  error, warn (default), info or debug, on stderr; debug logs
                      each Bitbucket request: method, path, status, duration
+  --log-format FORMAT
+                     text (default) or json: one JSON object per line on stderr
+                     (time, level, message, and the request id, tool and status)
+  --metrics-listen [HOST:]PORT
+                     with --http: serve /metrics (Prometheus) here instead of on the
+                     MCP port (host defaults to 127.0.0.1)
   -h, --help         this text
   -V, --version      print the version
 
@@ -138,6 +160,13 @@ Environment:
   BITBUCKET_MCP_STATE_KEY
                       optional: the key (32+ bytes) signing confirmation states; give
                       every instance behind a load balancer the same (default: random)
+  BITBUCKET_OAUTH_CLIENT_SECRET
+                      optional, with --oauth-client-id: the incoming link is confidential
+                      (clients send its secret to Bitbucket; this server never does)
+  BITBUCKET_CLIENT_CERT, BITBUCKET_CLIENT_KEY
+                      optional, both or neither: PEM files of a client certificate and
+                      its key, for a Bitbucket behind a proxy that demands mutual TLS
+                      (the files need --allow-read)
 `;
 
 /**
@@ -183,10 +212,13 @@ export function parseFlags(argv: readonly string[]): Flags {
         json: { type: "boolean", default: false },
         http: { type: "string" },
         "allow-host": { type: "string" },
+        "oauth-client-id": { type: "string" },
         ...Object.fromEntries(HTTP_LIMIT_FLAGS.map((flag) => [flag, { type: "string" as const }])),
         "audit-file": { type: "string" },
         "audit-failure": { type: "string" },
         "log-level": { type: "string", default: DEFAULT_LOG_LEVEL },
+        "log-format": { type: "string", default: DEFAULT_LOG_FORMAT },
+        "metrics-listen": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -207,6 +239,17 @@ export function parseFlags(argv: readonly string[]): Flags {
     throw new StartupError(
       `--log-level must be one of ${LOG_LEVELS.join(", ")}, not ${values["log-level"]}`,
     );
+  }
+  const logFormat = LOG_FORMATS.find((format) => format === values["log-format"]);
+  if (logFormat === undefined) {
+    throw new StartupError(
+      `--log-format must be one of ${LOG_FORMATS.join(", ")}, not ${
+        JSON.stringify(values["log-format"])
+      }`,
+    );
+  }
+  if (values["metrics-listen"] !== undefined && values.http === undefined) {
+    throw new StartupError("--metrics-listen applies to --http only");
   }
   const auditFailure = values["audit-failure"] ?? "refuse";
   if (auditFailure !== "refuse" && auditFailure !== "warn") {
@@ -245,6 +288,13 @@ export function parseFlags(argv: readonly string[]): Flags {
   if (values["allow-host"] !== undefined && values.http === undefined) {
     throw new StartupError("--allow-host applies to --http only");
   }
+  const oauthClientId = values["oauth-client-id"];
+  if (oauthClientId !== undefined && values.http === undefined) {
+    throw new StartupError("--oauth-client-id applies to --http only");
+  }
+  if (oauthClientId !== undefined && !/^[\x21-\x7e]+$/.test(oauthClientId)) {
+    throw new StartupError("--oauth-client-id needs the incoming link's client id (no spaces)");
+  }
   const given = values as Record<string, string | boolean | undefined>;
   const httpLimits = parseHttpLimits((flag) => given[flag] as string | undefined);
   if (values.http === undefined && HTTP_LIMIT_FLAGS.some((flag) => given[flag] !== undefined)) {
@@ -273,11 +323,16 @@ export function parseFlags(argv: readonly string[]): Flags {
     json: values.json,
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
+    oauthClientId,
     httpLimits,
     auditFile: values["audit-file"],
     auditFailure,
     confinement: parseConfinement(names(values.project), names(values.repo)),
     logLevel,
+    logFormat,
+    metricsListen: values["metrics-listen"] === undefined
+      ? undefined
+      : parseListenAddress(values["metrics-listen"], "--metrics-listen"),
     help: values.help,
     version: values.version,
   };

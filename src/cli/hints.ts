@@ -20,6 +20,10 @@ export const CLI_HINTS: HintTable = {
     "the token is invalid or expired; create a new HTTP access token and set BITBUCKET_TOKEN",
   trust_ca:
     "if Bitbucket's certificate comes from a private CA, give Deno that CA with DENO_CERT=/path/to/ca.pem or deno run --cert /path/to/ca.pem",
+  send_client_cert:
+    "set BITBUCKET_CLIENT_CERT and BITBUCKET_CLIENT_KEY to the PEM files of your client certificate and its key (and add both to --allow-env and the files to --allow-read)",
+  fix_client_cert:
+    "set BITBUCKET_CLIENT_CERT to a current certificate issued by a CA the server trusts, and BITBUCKET_CLIENT_KEY to its key (bitbucket-mcp check shows its subject and expiry)",
 };
 
 /** The fix for a Host or Origin header the HTTP mode refuses. */

@@ -21,19 +21,36 @@ import { selectTools, unknownNames } from "../policy/selection.ts";
 import { Confirmations } from "../policy/confirmation.ts";
 import type { CallPolicy } from "../policy/call_policy.ts";
 import { type AuditLog, openAuditFile } from "../policy/audit.ts";
+import {
+  defaultPolicyPath,
+  policyInstructions,
+  type PolicyState,
+  readPolicy,
+  refusalOf,
+} from "../policy/admin_policy.ts";
+import { narrowByPolicy } from "../policy/admin_narrowing.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import { MANIFEST_TOOLS, TOOLSET_NAMES } from "../tools/manifest.ts";
 import { VERSION } from "../version.ts";
 import { type Flags, parseFlags, USAGE } from "./flags.ts";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "./hints.ts";
-import { createLogger, type Logger, loggingFetch } from "./log.ts";
+import { type Logger, loggingFetch, startupErrorLine } from "./log.ts";
+import { startLogging } from "./logging.ts";
+import type { CallScope } from "../policy/observed_registration.ts";
 import { writeErr, writeOut } from "./output.ts";
+import { hintsFor, oauthSettings, oauthStartLine } from "./oauth_setup.ts";
 import { StdioLineTransport } from "../server/stdio_transport.ts";
+import { withClientCertificate } from "./client_cert_check.ts";
 
 /** What an entry point may fix at build time. */
 export interface RunOptions {
   /** The Bitbucket URL used when neither --url nor BITBUCKET_URL gives one (a compiled binary's). */
   bakedUrl?: string;
+  /**
+   * Where the administrator's policy file is: fixed at build time (a compiled
+   * binary's, or a test's), never by a flag or variable; else the system's.
+   */
+  policyPath?: string;
 }
 
 /**
@@ -42,15 +59,18 @@ export interface RunOptions {
  */
 export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
   try {
-    const flags = parseFlags(argv);
-    if (flags.help) {
+    const asked = parseFlags(argv);
+    if (asked.help) {
       writeOut(USAGE);
       return 0;
     }
-    if (flags.version) {
+    if (asked.version) {
       writeOut(`bitbucket-mcp ${VERSION}`);
       return 0;
     }
+    // The administrator's policy, read once; the flags can only narrow it.
+    const admin = await readPolicy(options.policyPath ?? defaultPolicyPath());
+    const { flags, notes } = narrowByPolicy(asked, admin);
     // Serving starts from the tools' listings: the catalogue itself (every tool's zod schemas)
     // loads on the first call, or here for the commands that show it.
     const unknownSets = unknownNames(TOOLSET_NAMES, flags.toolsets ?? []);
@@ -77,20 +97,23 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       return 0;
     }
     const env = withDefaultUrl(processEnv, options.bakedUrl);
-    const logger = createLogger(flags.logLevel);
+    const { logger, scope } = await startLogging(flags);
     if (flags.command === "check") {
       const { formatCheckLine, runChecks } = await import("./check.ts");
       const passed = await runChecks(
-        { flags, env, logger },
+        { flags, env, logger, policy: admin },
         (line) => writeOut(formatCheckLine(line)),
       );
       return passed ? 0 : 1;
     }
-    if (flags.http) return await serveOverHttp(flags, flags.http, env, logger);
-    return await serve(flags, env, logger);
+    const refusal = refusalOf(admin);
+    if (refusal !== undefined) throw new StartupError(refusal);
+    for (const note of notes) logger.log("warn", note);
+    if (flags.http) return await serveOverHttp(flags, flags.http, env, logger, admin, scope);
+    return await serve(flags, env, logger, admin, scope);
   } catch (error) {
     if (error instanceof StartupError) {
-      writeErr(`bitbucket-mcp: ${error.message}`);
+      writeErr(startupErrorLine(argv, error.message));
       return 2;
     }
     throw error;
@@ -102,7 +125,12 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
  * are signed with: BITBUCKET_MCP_STATE_KEY when set (instances behind a load
  * balancer share it), else a random one made now.
  */
-function callPolicy(flags: Flags, env: EnvReader, audit: AuditLog | undefined): CallPolicy {
+function callPolicy(
+  flags: Flags,
+  env: EnvReader,
+  audit: AuditLog | undefined,
+  admin: PolicyState,
+): CallPolicy {
   const key = env("BITBUCKET_MCP_STATE_KEY") || undefined;
   if (key !== undefined && new TextEncoder().encode(key).length < 32) {
     throw new StartupError(
@@ -114,6 +142,7 @@ function callPolicy(flags: Flags, env: EnvReader, audit: AuditLog | undefined): 
     confirmations: new Confirmations({ key }),
     audit,
     confinement: flags.confinement,
+    adminNote: policyInstructions(admin),
   };
 }
 
@@ -151,6 +180,11 @@ function auditLog(flags: Flags, logger: Logger): AuditLog | undefined {
   return { sink: file.sink, failure: flags.auditFailure, warn };
 }
 
+/** Logs a warning: for what a starting server wants seen but need not stop for. */
+function warnWith(logger: Logger): (message: string) => void {
+  return (message) => logger.log("warn", message);
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -160,8 +194,14 @@ function exposed(flags: Flags): ToolEntry[] {
   return selectTools(MANIFEST_TOOLS, flags);
 }
 
-async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<number> {
-  const config = readConfig(flags, env);
+async function serve(
+  flags: Flags,
+  env: EnvReader,
+  logger: Logger,
+  admin: PolicyState,
+  scope?: CallScope,
+): Promise<number> {
+  const config = withClientCertificate(readConfig(flags, env), env, warnWith(logger));
   await checkNetPermission(config.baseUrl);
   const audit = auditLog(flags, logger);
   const bitbucket = new BitbucketClient({
@@ -171,10 +211,13 @@ async function serve(flags: Flags, env: EnvReader, logger: Logger): Promise<numb
   });
   const tools = exposed(flags);
   const transport = new StdioLineTransport();
-  const handle = serveStdio(createServerFactory(tools, bitbucket, callPolicy(flags, env, audit)), {
-    transport,
-    onerror: (error) => logger.log("error", error.message),
-  });
+  const handle = serveStdio(
+    createServerFactory(tools, bitbucket, { ...callPolicy(flags, env, audit, admin), scope }),
+    {
+      transport,
+      onerror: (error) => logger.log("error", error.message),
+    },
+  );
   const stop = async () => {
     await handle.close();
     Deno.exit(0);
@@ -195,26 +238,39 @@ async function serveOverHttp(
   address: ListenAddress,
   env: EnvReader,
   logger: Logger,
+  admin: PolicyState,
+  scope?: CallScope,
 ): Promise<number> {
-  const config = readConfig(flags, env, { tokenOptional: true });
+  const config = withClientCertificate(
+    readConfig(flags, env, { tokenOptional: true }),
+    env,
+    warnWith(logger),
+  );
   const where = formatHostPort(address.hostname, address.port);
   await checkNetPermission(config.baseUrl);
   await checkListenPermission(where);
+  const metricsAt = flags.metricsListen;
+  if (metricsAt) await checkListenPermission(formatHostPort(metricsAt.hostname, metricsAt.port));
   const audit = auditLog(flags, logger);
-  const { HEALTH_PATH, serveHttp } = await import("../server/http.ts");
+  const { ServerMetrics } = await import("../metrics/server_metrics.ts");
+  const metrics = new ServerMetrics(VERSION);
+  const { HEALTH_PATH, METRICS_PATH, serveHttp } = await import("../server/http.ts");
+  const oauth = oauthSettings(flags.oauthClientId, env, config.token);
   let server;
   try {
     server = serveHttp({
       tools: exposed(flags),
-      policy: callPolicy(flags, env, audit),
+      policy: { ...callPolicy(flags, env, audit, admin), scope, metrics },
       config,
       address,
+      metricsAddress: metricsAt,
       allowHosts: flags.allowHosts,
       limits: flags.httpLimits,
       onerror: (error) => logger.log("error", error.message),
       fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
-      hints: CLI_HINTS,
+      hints: hintsFor(oauth),
       hostHint: ALLOW_HOST_HINT,
+      oauth,
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {
@@ -222,18 +278,20 @@ async function serveOverHttp(
     }
     throw error;
   }
-  writeErr(
-    `bitbucket-mcp: serving MCP at ${server.url.href} (health: ${server.url.origin}${HEALTH_PATH})`,
+  logger.notice(
+    `serving MCP at ${server.url.href} (health: ${server.url.origin}${HEALTH_PATH})`,
   );
+  logger.notice(`metrics at ${server.metricsUrl?.href ?? server.url.origin + METRICS_PATH}`);
   if (server.limits === undefined) {
     logger.log(
       "warn",
       "this Deno has no Deno.serveHttp: HTTP connections are served without deadlines or a cap (use Deno 2.9, or put a proxy with timeouts in front)",
     );
   }
-  if (!config.token) {
-    writeErr(
-      "bitbucket-mcp: no BITBUCKET_TOKEN: requests without 'Authorization: Bearer <token>' are refused",
+  if (oauth) writeErr(oauthStartLine(oauth, server.url, exposed(flags)));
+  if (!config.token && !oauth) {
+    logger.notice(
+      "no BITBUCKET_TOKEN: requests without 'Authorization: Bearer <token>' are refused",
     );
   }
   let stopping = false;

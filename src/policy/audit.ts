@@ -122,7 +122,8 @@ export interface AuditedCall {
 
 /** What {@link audited} hands the call: where requests and the confirmation outcome go. */
 export interface CallRecorder {
-  request(exchange: Exchange): void;
+  /** Absent when nobody records requests: the call's client is then not wrapped for it. */
+  request?(exchange: Exchange): void;
   confirmation(outcome: ConfirmationOutcome): void;
 }
 
@@ -132,12 +133,14 @@ type Result = CallToolResult | InputRequiredResult;
  * Runs `body` under the audit log: a `started` line first for a write tool,
  * then the call's line once it ends (thrown errors are recorded, then thrown
  * on). A line that cannot be written refuses (before) or withholds (after)
- * the call, unless the log only warns.
+ * the call, unless the log only warns. `outer`, a recorder outside the audit
+ * (the metrics'), is told the confirmation outcome too.
  */
 export async function audited(
   log: AuditLog,
   call: AuditedCall,
   body: (recorder: CallRecorder) => Promise<Result>,
+  outer?: CallRecorder,
 ): Promise<Result> {
   const head = await headOf(call);
   if (call.writes) {
@@ -152,7 +155,10 @@ export async function audited(
   let confirmation: ConfirmationOutcome = "not needed";
   const recorder: CallRecorder = {
     request: (exchange) => requests.push(exchange),
-    confirmation: (outcome) => confirmation = outcome,
+    confirmation: (outcome) => {
+      confirmation = outcome;
+      outer?.confirmation(outcome);
+    },
   };
   let result: Result;
   try {

@@ -20,6 +20,14 @@ function issueText(issue: Issue): string {
   return `${path.join(".")}: ${issue.message}`;
 }
 
+/** The answer to arguments their schema refused, worded as the SDK words it. */
+export function invalidArguments(name: string, issues: readonly Issue[]): CallToolResult {
+  const text = `Input validation error: Invalid arguments for tool ${name}: ${
+    issues.map(issueText).join(", ")
+  }`;
+  return { content: [{ type: "text", text }], isError: true };
+}
+
 /** `registration` with each call, refused or run, recorded in `log`. */
 export function auditRegistration(registration: Registration, log: AuditLog): Registration {
   const { name, config, callback } = registration;
@@ -28,20 +36,19 @@ export function auditRegistration(registration: Registration, log: AuditLog): Re
   const inputSchema: StandardSchemaWithJSON = {
     "~standard": { ...checked, validate: (value: unknown) => ({ value }) },
   };
-  return registrationOf(name, { ...config, inputSchema }, async (raw, ctx, connection) => {
+  return registrationOf(name, { ...config, inputSchema }, async (raw, ctx, connection, outer) => {
     const call = { tool: name, args: raw, ctx, writes };
     const result = await checked.validate(raw);
     if (result.issues) {
-      const text = `Input validation error: Invalid arguments for tool ${name}: ${
-        result.issues.map(issueText).join(", ")
-      }`;
-      const refused: CallToolResult = { content: [{ type: "text", text }], isError: true };
+      const refused = invalidArguments(name, result.issues);
+      const text = (refused.content[0] as { text: string }).text;
       return recordRefusal(log, call, text, refused);
     }
     return await audited(
       log,
       call,
       (recorder) => callback(result.value, ctx, connection, recorder),
+      outer,
     );
   });
 }

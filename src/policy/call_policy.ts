@@ -6,9 +6,10 @@
 import type { AuditLog } from "./audit.ts";
 import { Confirmations } from "./confirmation.ts";
 import type { Confinement } from "./confinement.ts";
+import type { CallObservers } from "./observed_registration.ts";
 
 /** What the person running the server lets the agent do without asking. */
-export interface CallPolicy {
+export interface CallPolicy extends CallObservers {
   /**
    * Unsafe writes go ahead unasked (`--yolo`). Unset, every unsafe call, and
    * a safe write's call that is risky for its arguments (a commit straight
@@ -21,6 +22,8 @@ export interface CallPolicy {
   audit?: AuditLog;
   /** The projects and repositories calls may touch (`--project`, `--repo`); absent, all. */
   confinement?: Confinement;
+  /** What the server instructions say of the administrator's policy in force; absent, none. */
+  adminNote?: string;
 }
 
 /** The policy of a server started without `--yolo`. */

@@ -5,6 +5,9 @@
  * so the rule is stated once.
  */
 
+/** Project keys and repository slugs as Bitbucket's REST paths take them. */
+export const KEY_PATTERN = /^[~\w.-]{1,256}$/;
+
 /** A `PROJECT/slug` pair. */
 export interface RepoRef {
   readonly project: string;

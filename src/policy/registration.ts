@@ -6,14 +6,21 @@
  * process and added as they are to every server instance (HTTP builds one per
  * request), so an instance costs the SDK's bookkeeping alone.
  */
-import type { ServerContext } from "../deps/mcp.ts";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type ServerContext,
+} from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { Tool, ToolContext, ToolEntry } from "../tools/kit/define.ts";
+import { declaresApps } from "../tools/kit/apps.ts";
 import { auditRegistration } from "./audited_registration.ts";
+import { narrowChoices } from "./choices.ts";
 import { type CallPolicy, CAUTIOUS, confirmationsOf } from "./call_policy.ts";
 import { confineRegistration } from "./confined_registration.ts";
 import { withinConfinement } from "./confinement.ts";
 import { guardedCall } from "./confirmation.ts";
+import { observeRegistration } from "./observed_registration.ts";
 import { type Registration, registrationOf } from "./sdk_registration.ts";
 
 /**
@@ -23,6 +30,20 @@ import { type Registration, registrationOf } from "./sdk_registration.ts";
  */
 export type ClientSource = (ctx: ServerContext) => BitbucketClient;
 
+/**
+ * The capabilities of the client that sent this request: its own on a
+ * 2026-07-28 request (the envelope), else those declared at `initialize`
+ * (on a 2025-era HTTP request, which no instance saw initialize, only what
+ * its apps session id remembers: server/apps_session.ts).
+ */
+function requestCapabilities(
+  ctx: ServerContext,
+  connection: ClientCapabilities | undefined,
+): ClientCapabilities | undefined {
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined ?? connection;
+}
+
 /** Whether a call of `tool` is held for the person under `policy`. */
 function asks(tool: Tool, policy: CallPolicy): boolean {
   return !policy.unsafeWrites && (tool.access.level === "unsafe write" || tool.asks);
@@ -31,18 +52,23 @@ function asks(tool: Tool, policy: CallPolicy): boolean {
 /**
  * The registration of one tool (or its manifest entry) under `policy`: its
  * own call, held for confirmation when it asks, with each call's client from
- * `clients`.
+ * `clients`; `exposed` names the tools the server exposes beside it.
  */
 export function toolRegistration(
   entry: ToolEntry,
   clients: ClientSource,
   policy: CallPolicy = CAUTIOUS,
+  exposed: ReadonlySet<string> = new Set([entry.name]),
 ): Registration {
   return registrationOf(entry.name, entry.config, async (args, ctx, connection, recorder) => {
     const tool = await entry.load();
     const client = clients(ctx);
-    const observed = recorder ? client.observed(recorder.request) : client;
-    const toolCtx: ToolContext = { bitbucket: observed.withSignal(ctx.mcpReq.signal) };
+    const observed = recorder?.request ? client.observed(recorder.request) : client;
+    const toolCtx: ToolContext = {
+      bitbucket: observed.withSignal(ctx.mcpReq.signal),
+      exposed,
+      apps: declaresApps(requestCapabilities(ctx, connection())),
+    };
     if (!asks(tool, policy)) return await tool.call(args, toolCtx);
     return await guardedCall({
       tool: tool.name,
@@ -63,7 +89,7 @@ export function toolRegistration(
  * instance then registers these as they are. Tools no confinement can bound
  * are left out under one; the confinement wraps the tool's own registration,
  * and the audit log wraps both, so a call the confinement refuses is
- * recorded too.
+ * recorded too; the metrics and the log scope, when on, watch from outside all.
  */
 export function registrations(
   tools: readonly ToolEntry[],
@@ -71,9 +97,14 @@ export function registrations(
   policy: CallPolicy = CAUTIOUS,
 ): Registration[] {
   const { confinement, audit } = policy;
-  return withinConfinement(tools, confinement).map((tool) => {
-    const own = toolRegistration(tool, clients, policy);
+  const watched = policy.metrics !== undefined || policy.scope !== undefined;
+  // A tool whose choices read through other tools keeps those left exposed (choices.ts).
+  const exposedTools = narrowChoices(withinConfinement(tools, confinement));
+  const exposed = new Set(exposedTools.map((t) => t.name));
+  return exposedTools.map((tool) => {
+    const own = toolRegistration(tool, clients, policy, exposed);
     const confined = confinement ? confineRegistration(own, confinement) : own;
-    return audit ? auditRegistration(confined, audit) : confined;
+    const recorded = audit ? auditRegistration(confined, audit) : confined;
+    return watched ? observeRegistration(recorded, policy) : recorded;
   });
 }

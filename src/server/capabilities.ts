@@ -25,6 +25,7 @@ import {
 } from "../prompts/prompts.ts";
 import { TEMPLATES } from "../resources/templates.ts";
 import type { Confinement } from "../policy/confinement.ts";
+import { VIEW_TOOL, VIEW_URI } from "../tools/kit/apps.ts";
 
 /** The keys a confinement fills in or refuses in resources, prompts and completions. */
 const TARGET = new Set(["project", "repo"]);
@@ -79,6 +80,7 @@ const reading = lazy(() => import("../resources/read.ts"));
 const checking = lazy(() => import("../prompts/arguments.ts"));
 const listing = lazy(() => import("../resources/list.ts"));
 const completing = lazy(() => import("../completions/complete.ts"));
+const viewPage = lazy(() => import("../resources/view_page.ts"));
 
 /**
  * The features of a server whose calls take their client from `clients` and
@@ -92,7 +94,10 @@ export function serverFeatures(
 ): Features {
   /** The request's Bitbucket client, its every request cancelled with the request. */
   const bitbucketFor = (ctx: ServerContext) => clients(ctx).withSignal(ctx.mcpReq.signal);
-  const prompts = offeredPrompts(new Set(exposed));
+  const names = new Set(exposed);
+  const prompts = offeredPrompts(names);
+  // The page is served wherever the view tool is registered; it holds no Bitbucket data.
+  const servesView = names.has(VIEW_TOOL);
   const promptArguments = new Map<string, Record<string, CompletionKind>>(
     prompts.filter((p) => p.aboutPullRequest).map((p) => [p.name, PR_PROMPT_ARGUMENTS]),
   );
@@ -134,6 +139,7 @@ export function serverFeatures(
         return { resources };
       });
       low.setRequestHandler("resources/read", async ({ params }, ctx) => {
+        if (servesView && params.uri === VIEW_URI) return (await viewPage()).readViewPage();
         // Parsed before anything else: a bad URI never reaches Bitbucket.
         const target = (await parsing()).parseResourceUri(params.uri);
         confinedArgs(confinement, `read ${params.uri}`, {

@@ -5,9 +5,10 @@
  * instance per request (an instance keeps what a request negotiated), so each
  * request gets one holding only what it can reach. Each call uses a Bitbucket
  * client made for its own request's token (the caller's `Authorization:
- * Bearer` token, else the server-wide one), read from the request context
- * when the call runs: tokens live only as long as their request, are never
- * cached and are never logged.
+ * Bearer` token, else the server-wide one; with sign-in, `oauth/`, only one
+ * Bitbucket vouches for), read from the request context when the call runs:
+ * tokens live only as long as their request, are never cached (sign-in keeps
+ * a hash) and are never logged.
  */
 import {
   type AuthInfo,
@@ -26,6 +27,7 @@ import type { CallPolicy } from "../policy/call_policy.ts";
 import { type ClientSource, registrations } from "../policy/registration.ts";
 import type { Registration } from "../policy/sdk_registration.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
+import { oauthGateFor, type OAuthSettings, withScopes } from "./oauth/gate.ts";
 import { instructionsFor, serverWith } from "./factory.ts";
 import { serverFeatures } from "./capabilities.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
@@ -35,6 +37,9 @@ import {
   serveConnections,
   serveHttpFunction,
 } from "./connections.ts";
+import { METRICS_PATH, metricsResponse, serveMetrics } from "./metrics_endpoint.ts";
+import { rememberingApps, withAppsSession } from "./apps_session.ts";
+export { METRICS_PATH } from "./metrics_endpoint.ts";
 
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
@@ -60,6 +65,10 @@ export interface HttpHandlerOptions {
   hints?: Hints;
   /** The fix appended to the refusal of a Host or Origin not allowed (the CLI names its flag). */
   hostHint?: string;
+  /** Sign-in with Bitbucket (OAuth): only tokens Bitbucket vouches for are served. */
+  oauth?: OAuthSettings;
+  /** The policy's metrics have a listener of their own: the MCP port does not serve them. */
+  metricsElsewhere?: boolean;
 }
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
@@ -74,6 +83,8 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   address: ListenAddress;
   /** Deadlines and the connection cap (default {@link DEFAULT_CONNECTION_LIMITS}). */
   limits?: ConnectionLimits;
+  /** Where the policy's metrics are served instead of the MCP port. */
+  metricsAddress?: ListenAddress;
 }
 
 /** A running HTTP server. */
@@ -87,6 +98,8 @@ export interface HttpServer {
    * `Deno.serveHttp`, where `Deno.serve` serves without them.
    */
   limits: ConnectionLimits | undefined;
+  /** The metrics URL when they have a listener of their own. */
+  metricsUrl?: URL;
   /** Stops accepting requests, aborts open exchanges and waits for the server to stop. */
   shutdown(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -237,7 +250,10 @@ function reachedTool(
  */
 export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const { tools, config } = options;
+  const metrics = options.policy?.metrics;
+  const bitbucketFetch = metrics ? metrics.countingFetch(options.fetch ?? fetch) : options.fetch;
   const allowed = allowedHostnames(options.listenHostname, options.allowHosts);
+  const gate = oauthGateFor(options, MCP_PATH);
   // A client for the token of the request a call arrived in: made when the call runs, used by
   // that call alone, never kept.
   const clients: ClientSource = (ctx) => {
@@ -250,25 +266,28 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       username: auth.clientId === SERVER_WIDE ? config.username : undefined,
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
-      fetch: options.fetch,
+      clientCertificate: config.clientCertificate,
+      fetch: gate ? gate.watching(auth.token, bitbucketFetch) : bitbucketFetch,
       hints: options.hints,
+      onRetry: metrics?.retry,
     });
   };
-  const all = registrations(tools, clients, options.policy);
+  const all = withScopes(gate, registrations(tools, clients, options.policy));
   const confinement = options.policy?.confinement;
   const features = serverFeatures(clients, all.map((r) => r.name), confinement);
-  const instructions = instructionsFor(confinement);
+  const instructions = instructionsFor(confinement, options.policy?.adminNote);
   const audit = options.policy?.audit;
   const byName = new Map(all.map((r) => [r.name, r]));
   // What each request in flight can reach, read from its body before the SDK builds its server.
   const reach = new WeakMap<Request, Registration | null>();
-  const factory = (ctx: McpRequestContext) => {
+  // A 2025-era request carrying an apps session id is served as its client declared MCP Apps.
+  const factory = rememberingApps((ctx: McpRequestContext) => {
     const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
     // A tools/call reaches one tool and nothing else; any other message may need it all.
     return only === undefined
       ? serverWith(all, features, instructions, audit)
       : serverWith(only === null ? [] : [only], undefined, instructions, audit);
-  };
+  });
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
   const notAllowed = (message: string) =>
     rejection(403, options.hostHint ? `${message}: ${options.hostHint}` : message);
@@ -282,21 +301,26 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         }
         return Response.json({ status: "ok", name: SERVER_NAME, version: VERSION });
       }
-      if (pathname !== MCP_PATH) {
+      if (pathname === METRICS_PATH && metrics && !options.metricsElsewhere) {
+        return metricsResponse(request, metrics);
+      }
+      if (pathname !== MCP_PATH && !gate?.serves(pathname)) {
         return rejection(404, `not found: MCP is served at ${MCP_PATH}`);
       }
       const host = validateHostHeader(request.headers.get("host"), allowed);
       if (!host.ok) return notAllowed(host.message);
       const origin = validateOriginHeader(request.headers.get("origin"), allowed);
       if (!origin.ok) return notAllowed(origin.message);
-      const auth = requestAuth(request, config.token);
+      if (gate && pathname !== MCP_PATH) return gate.documents(request);
+      const auth = gate ? await gate.authenticate(request) : requestAuth(request, config.token);
       if (auth instanceof Response) return auth;
       const read = await readAhead(request, body);
       if (read instanceof Response) return read;
       if (read.body === undefined) return await mcp.fetch(read.request, { authInfo: auth });
       const tool = reachedTool(read.body, byName);
       if (tool !== undefined) reach.set(read.request, tool);
-      return await mcp.fetch(read.request, { authInfo: auth, parsedBody: read.body });
+      const answer = await mcp.fetch(read.request, { authInfo: auth, parsedBody: read.body });
+      return withAppsSession(read.body, answer);
     },
     close: () => mcp.close(),
   };
@@ -323,7 +347,13 @@ function withDisconnectSignal(request: Request, completed: Promise<void>): Reque
  * runtime without `Deno.serveHttp`, on `Deno.serve` without them.
  */
 export function serveHttp(options: ServeHttpOptions): HttpServer {
-  const handler = createHttpHandler({ ...options, listenHostname: options.address.hostname });
+  const { metricsAddress, address } = options;
+  const metrics = metricsAddress && options.policy?.metrics;
+  const handler = createHttpHandler({
+    ...options,
+    listenHostname: address.hostname,
+    metricsElsewhere: !!metrics,
+  });
   const serveOne = (request: Request, completed: Promise<void>, body?: Uint8Array) =>
     handler.fetch(withDisconnectSignal(request, completed), body);
   const { hostname, port } = options.address;
@@ -349,11 +379,12 @@ export function serveHttp(options: ServeHttpOptions): HttpServer {
     stopServing = () => server.shutdown();
   }
   const url = new URL(`http://${formatHostPort(addr.hostname, addr.port)}${MCP_PATH}`);
+  const metricsServer = metrics ? serveMetrics(metricsAddress!, metrics, stopServing) : undefined;
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       await handler.close();
-      await stopServing();
+      await Promise.all([stopServing(), metricsServer?.shutdown()]);
     })();
     return stopping;
   };
@@ -361,6 +392,7 @@ export function serveHttp(options: ServeHttpOptions): HttpServer {
     url,
     finished,
     limits,
+    metricsUrl: metricsServer?.url,
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };

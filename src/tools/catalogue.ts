@@ -14,6 +14,7 @@ import { PULL_REQUESTS } from "./pull_requests/mod.ts";
 import { REFS } from "./refs/mod.ts";
 import { REPOSITORIES } from "./repositories/mod.ts";
 import { SOURCE } from "./source/mod.ts";
+import { VIEWS } from "./views/mod.ts";
 
 export type { Toolset } from "./kit/toolset.ts";
 
@@ -26,6 +27,7 @@ export const TOOLSETS: readonly Toolset[] = [
   JIRA,
   BUILDS,
   SOURCE,
+  VIEWS,
 ];
 
 /** Every tool, in `tools/list` order. */

@@ -56,7 +56,9 @@ function entryOf(record: ManifestRecord): ToolEntry {
       inputSchema: deferredSchema(record.input, async () => (await load()).config.inputSchema),
       outputSchema: deferredSchema(record.output, async () => (await load()).config.outputSchema),
       annotations: record.annotations,
+      ...(record.meta ? { _meta: record.meta } : {}),
     },
+    choices: record.choices,
     load,
   };
 }

@@ -4,7 +4,7 @@
  * toolsets: the task writes its result, a test compares it with the file.
  */
 import type { ToolAnnotations } from "../deps/mcp.ts";
-import type { AccessLevel } from "./kit/define.ts";
+import type { AccessLevel, Choices } from "./kit/define.ts";
 import type { JsonSchema } from "./kit/published_schema.ts";
 import type { Toolset } from "./kit/toolset.ts";
 
@@ -18,6 +18,10 @@ export interface ManifestRecord {
   annotations: ToolAnnotations;
   input: JsonSchema;
   output: JsonSchema;
+  /** The tool's listed `_meta`, when it has one (an MCP Apps tool's). */
+  meta?: Record<string, unknown>;
+  /** Choices that narrow with the exposed tools, when it has some. */
+  choices?: Choices;
 }
 
 /** Where the generated manifest lives, from the repository's root. */
@@ -36,6 +40,8 @@ export function renderManifest(toolsets: readonly Toolset[]): string {
       annotations: tool.annotations,
       input,
       output,
+      meta: tool.config._meta,
+      choices: tool.choices,
     };
     return `  ${JSON.stringify(record)},`;
   });

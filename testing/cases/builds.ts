@@ -46,6 +46,11 @@ export const builds: DomainCases = {
     },
     {
       method: "GET",
+      path: `/build-status/latest/commits/stats/${PR_42_HEAD}`,
+      fixture: "builds/build-stats-pr-42.json",
+    },
+    {
+      method: "GET",
       path: "/required-builds/latest/projects/PROJ/repos/web/conditions",
       fixture: "builds/required-builds.json",
     },

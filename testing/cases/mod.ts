@@ -16,6 +16,7 @@ import { source } from "./source.ts";
 import { system } from "./system.ts";
 import type { ContractCase, DomainCases } from "./types.ts";
 import { users } from "./users.ts";
+import { views } from "./views.ts";
 
 /**
  * Every domain's cases: one entry per Bitbucket domain the tools cover, and
@@ -33,6 +34,7 @@ const DOMAINS: DomainCases[] = [
   source,
   search,
   users,
+  views,
   system,
 ];
 

@@ -20,6 +20,8 @@ export interface ContractCase {
   requests: ExpectedRequest[];
   /** The routes the case runs against, when its domain's routes are not the right ones. */
   routes?: Route[];
+  /** The client declares MCP Apps (a view tool fetches nothing for one that does not). */
+  apps?: boolean;
 }
 
 /** One Bitbucket domain's share of the fixtures and contract table. */

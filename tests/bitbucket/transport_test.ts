@@ -149,3 +149,54 @@ Deno.test("an unreachable server is a network error naming the origin, not the t
   assert.match(error.message, new RegExp(`cannot reach http://127.0.0.1:${port}`));
   assert.ok(!error.message.includes(TEST_TOKEN));
 });
+
+Deno.test("a client certificate's HTTP client goes with every attempt, and a refused handshake names the certificate and is not retried", async () => {
+  const httpClient = Deno.createHttpClient({});
+  const seen: unknown[] = [];
+  const refusal = new TypeError("fetch failed", {
+    cause: new Error("received fatal alert: CertificateExpired"),
+  });
+  try {
+    const client = clientFor("https://bitbucket.example.com", {
+      clientCertificate: { httpClient, subject: "CN=alice" },
+      fetch: (_input, init) => {
+        seen.push(init && "client" in init ? init.client : undefined);
+        return Promise.reject(refusal);
+      },
+    });
+    const error = await client.request({ path: "/api/latest/x", schema: Any }).catch((e) => e);
+    assert.ok(error instanceof BitbucketError);
+    assert.equal(error.advice, "fix_client_cert");
+    assert.match(error.message, /refused our client certificate CN=alice/);
+    assert.deepEqual(seen, [httpClient], "sent once, through the certificate's client");
+    const options: string[] = [];
+    const without = clientFor("https://bitbucket.example.com", {
+      fetch: (_input, init) => {
+        options.push(...Object.keys(init ?? {}));
+        return Promise.reject(refusal);
+      },
+    });
+    await without.request({ path: "/api/latest/x", schema: Any }).catch(() => {});
+    assert.ok(
+      options.includes("signal") && !options.includes("client"),
+      "no certificate: no client",
+    );
+  } finally {
+    httpClient.close();
+  }
+});
+
+Deno.test("NGINX's 400 page for a missing client certificate gives the error that fix", async () => {
+  const page = "<html><head><title>400 No required SSL certificate was sent</title></head></html>";
+  const client = clientFor("https://bitbucket.example.com", {
+    hints: { send_client_cert: "SEND-ONE" },
+    fetch: () =>
+      Promise.resolve(
+        new Response(page, { status: 400, headers: { "content-type": "text/html" } }),
+      ),
+  });
+  const error = await client.request({ path: "/api/latest/x", schema: Any }).catch((e) => e);
+  assert.ok(error instanceof BitbucketError);
+  assert.equal(error.advice, "send_client_cert");
+  assert.match(error.message, /SEND-ONE/);
+});

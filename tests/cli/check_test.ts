@@ -14,7 +14,7 @@ import { TEST_TOKEN } from "../../testing/harness.ts";
 import { type Finished, runMain, scopedPermissions } from "../../testing/spawn.ts";
 import { startTlsFront, TEST_TLS } from "../support/tls.ts";
 
-const NAMES = ["url", "permission", "connection", "bitbucket", "token", "tools"];
+const NAMES = ["url", "permission", "connection", "bitbucket", "token", "policy", "tools"];
 
 /** A finished `check`, its stdout read as one line per check. */
 interface CheckRun extends Finished {
@@ -66,7 +66,7 @@ Deno.test("check: every check passes against Bitbucket with a good token; exit 0
   await using fixture = fixtureWith(system.routes);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  assertMarks(run, "✓✓✓✓✓✓");
+  assertMarks(run, "✓✓✓✓✓✓✓");
   assert.match(run.lines.url!.text, new RegExp(fixture.url));
   assert.match(run.lines.bitbucket!.text, /Bitbucket Data Center 9\.4\.2 \(build 9004002\)/);
   assert.match(run.lines.token!.text, /authenticated as bwilson/);
@@ -109,14 +109,14 @@ Deno.test("check: the tools line follows the flags, and no tool at all is a fail
   const source = TOOLSETS.find((set) => set.name === "source")!.tools.map((t) => t.name);
   const none = await check(env, ["--toolsets", "source", "--exclude", source.join(",")]);
   assert.equal(none.code, 1);
-  assertMarks(none, "✓✓✓✓✓✗");
+  assertMarks(none, "✓✓✓✓✓✓✗");
   assert.match(none.lines.tools!.text, /no tool at all\. Fix: .*--toolsets/);
 });
 
 Deno.test("check: no BITBUCKET_URL, or a malformed one, fails the URL check with the fix", async () => {
   const unset = await check({ BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(unset.code, 1);
-  assertMarks(unset, "✗----✓");
+  assertMarks(unset, "✗----✓✓");
   assert.match(
     unset.lines.url!.text,
     /BITBUCKET_URL is not set\. Fix: export BITBUCKET_URL=https:\/\//,
@@ -138,7 +138,7 @@ Deno.test("check: a host the permissions do not cover names the --allow-net flag
     scopedPermissions("other.example.com"),
   );
   assert.equal(run.code, 1);
-  assertMarks(run, "✓✗---✓");
+  assertMarks(run, "✓✗---✓✓");
   assert.match(run.lines.permission!.text, new RegExp(`Fix: run with --allow-net=${host}`));
   assert.equal(fixture.requests.length, 0, "nothing was sent");
 });
@@ -152,7 +152,7 @@ Deno.test("check: connection refused is told apart from other network failures",
     BITBUCKET_TOKEN: TEST_TOKEN,
   });
   assert.equal(run.code, 1);
-  assertMarks(run, "✓✓✗--✓");
+  assertMarks(run, "✓✓✗--✓✓");
   assert.match(
     run.lines.connection!.text,
     new RegExp(`127\\.0\\.0\\.1:${port} refused the connection.*Fix: check the port`),
@@ -172,7 +172,7 @@ Deno.test("check: a server that accepts but never answers fails after --timeout"
       ["--timeout", "1"],
     );
     assert.equal(run.code, 1);
-    assertMarks(run, "✓✓✗--✓");
+    assertMarks(run, "✓✓✗--✓✓");
     assert.match(
       run.lines.connection!.text,
       /no answer from 127\.0\.0\.1:\d+ within 1 s.*--timeout/,
@@ -192,7 +192,7 @@ Deno.test("check: a certificate from a private CA fails TLS with the DENO_CERT/-
     const env = { BITBUCKET_URL: `${front.origin}/bitbucket`, BITBUCKET_TOKEN: TEST_TOKEN };
     const untrusted = await check(env);
     assert.equal(untrusted.code, 1);
-    assertMarks(untrusted, "✓✓✗--✓");
+    assertMarks(untrusted, "✓✓✗--✓✓");
     assert.match(
       untrusted.lines.connection!.text,
       /TLS to 127\.0\.0\.1:\d+ failed: .*UnknownIssuer/,
@@ -230,7 +230,7 @@ Deno.test("check: a wrong context path (404 from the web server) is diagnosed as
       BITBUCKET_TOKEN: TEST_TOKEN,
     });
     assert.equal(run.code, 1);
-    assertMarks(run, "✓✓✓✗-✓");
+    assertMarks(run, "✓✓✓✗-✓✓");
     assert.match(
       run.lines.bitbucket!.text,
       /\(404\): the context path is probably wrong\. Fix: .*context path/,
@@ -250,7 +250,7 @@ Deno.test("check: an SSO login page where JSON belongs is named, by its title", 
   }, ...system.routes]);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 1);
-  assertMarks(run, "✓✓✓✗-✓");
+  assertMarks(run, "✓✓✓✗-✓✓");
   assert.match(
     run.lines.bitbucket!.text,
     /HTML page \("Sign in to Example Corp"\).*login \(SSO\) or proxy page/,
@@ -266,7 +266,7 @@ Deno.test("check: a redirect to another site (an SSO gateway) is diagnosed witho
   }, ...system.routes]);
   const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(run.code, 1);
-  assertMarks(run, "✓✓✓✗-✓");
+  assertMarks(run, "✓✓✓✗-✓✓");
   assert.match(
     run.lines.bitbucket!.text,
     /redirected \(302\) to https:\/\/sso\.example\.com\/login: a login \(SSO\) page/,
@@ -279,7 +279,7 @@ Deno.test("check: a missing, an expired (401) and an under-privileged (403) toke
     return await check({ BITBUCKET_URL: fixture.url });
   })();
   assert.equal(missing.code, 1);
-  assertMarks(missing, "✓✓✓✓✗✓");
+  assertMarks(missing, "✓✓✓✓✗✓✓");
   assert.match(
     missing.lines.token!.text,
     /BITBUCKET_TOKEN is not set\. Fix: create an HTTP access token/,
@@ -307,7 +307,7 @@ Deno.test("check: a missing, an expired (401) and an under-privileged (403) toke
     }, ...system.routes]);
     const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
     assert.equal(run.code, 1, `${status}`);
-    assertMarks(run, "✓✓✓✓✗✓");
+    assertMarks(run, "✓✓✓✓✗✓✓");
     assert.match(run.lines.token!.text, says);
   }
 });

@@ -13,6 +13,19 @@ Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
   }
 });
 
+Deno.test("--metrics-listen takes [host:]port too, with --http only, and a bad one is named as its own", () => {
+  const flags = parseFlags(["serve", "--http", "8080", "--metrics-listen", "0.0.0.0:9090"]);
+  assert.deepEqual(flags.metricsListen, { hostname: "0.0.0.0", port: 9090 });
+  assert.equal(parseFlags(["serve", "--http", "8080"]).metricsListen, undefined);
+  assert.throws(
+    () => parseFlags(["serve", "--http", "8080", "--metrics-listen", "http://x:1"]),
+    /^StartupError: --metrics-listen takes \[host:\]port/,
+  );
+  assert.throws(() => parseFlags(["--metrics-listen", "9090"]), /applies to --http only/);
+  assert.equal(parseFlags([]).logFormat, "text");
+  assert.equal(parseFlags(["--log-format", "json"]).logFormat, "json");
+});
+
 Deno.test("the HTTP connection limits take seconds (and a whole number of connections), each defaulting alone", () => {
   const given = (values: Record<string, string>) => (flag: string) => values[flag];
   assert.deepEqual(parseHttpLimits(given({})), DEFAULT_CONNECTION_LIMITS);

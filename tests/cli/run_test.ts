@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { freePort } from "../../testing/free_port.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { VERSION } from "../../src/version.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
@@ -6,6 +7,9 @@ import { ENV_FLAG, runMain, scopedPermissions } from "../../testing/spawn.ts";
 
 const HOST = "bitbucket.example.com";
 const ENV = { BITBUCKET_URL: `https://${HOST}`, BITBUCKET_TOKEN: TEST_TOKEN };
+
+/** A port both --http and --metrics-listen name: the second listener cannot have it. */
+const METRICS_CLASH = freePort();
 
 const startupErrors: {
   why: string;
@@ -99,6 +103,42 @@ const startupErrors: {
     args: ["--timeout", "soon"],
     env: ENV,
     says: /--timeout must be a number of seconds/,
+  },
+  {
+    why: "--metrics-listen without --http",
+    args: ["--metrics-listen", "9090"],
+    env: ENV,
+    says: /^bitbucket-mcp: --metrics-listen applies to --http only$/,
+  },
+  {
+    why: "a --metrics-listen that is no address",
+    args: ["serve", "--http", "8080", "--metrics-listen", "metrics.example"],
+    env: ENV,
+    says: /--metrics-listen takes \[host:\]port/,
+  },
+  {
+    why: "a --metrics-listen address in use (the MCP port's own)",
+    flags: scopedPermissions(HOST).map((f) =>
+      f.startsWith("--allow-net=") ? `${f},127.0.0.1:${METRICS_CLASH}` : f
+    ),
+    args: [
+      "serve",
+      "--http",
+      `127.0.0.1:${METRICS_CLASH}`,
+      "--metrics-listen",
+      `127.0.0.1:${METRICS_CLASH}`,
+    ],
+    env: ENV,
+    says: new RegExp(`cannot listen on 127\\.0\\.0\\.1:${METRICS_CLASH} for the metrics: `),
+  },
+  {
+    why: "no permission to listen on the --metrics-listen address",
+    flags: scopedPermissions(HOST).map((f) =>
+      f.startsWith("--allow-net=") ? `${f},127.0.0.1:8080` : f
+    ),
+    args: ["serve", "--http", "127.0.0.1:8080", "--metrics-listen", "127.0.0.1:9090"],
+    env: ENV,
+    says: /no network permission to listen on 127\.0\.0\.1:9090/,
   },
 ];
 

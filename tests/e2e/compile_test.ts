@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bakedEntry, compilePermissions, parseCompileArgs } from "../../scripts/compile.ts";
 import { StartupError } from "../../src/config.ts";
+import { defaultPolicyPath } from "../../src/policy/admin_policy.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { VERSION } from "../../src/version.ts";
 import { refs } from "../../testing/cases/refs.ts";
@@ -44,12 +45,15 @@ async function exec(
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
+/** The read permission every build bakes in: the administrator's policy file, and nothing else. */
+const POLICY_READ = `--allow-read=${defaultPolicyPath()}`;
+
 Deno.test("compile: --host scopes network access to that host; the generic build grants any host and says so", () => {
   const scoped = compilePermissions(parseCompileArgs(["--host", "bitbucket.example.com"]));
-  assert.deepEqual(scoped.flags, ["--allow-net=bitbucket.example.com", ENV_FLAG]);
+  assert.deepEqual(scoped.flags, ["--allow-net=bitbucket.example.com", ENV_FLAG, POLICY_READ]);
   assert.match(scoped.grants, /^network access to bitbucket\.example\.com only; reads /);
   const generic = compilePermissions(parseCompileArgs([]));
-  assert.deepEqual(generic.flags, ["--allow-net", ENV_FLAG]);
+  assert.deepEqual(generic.flags, ["--allow-net", ENV_FLAG, POLICY_READ]);
   assert.match(generic.grants, /ANY host/);
   const listening = compilePermissions(
     parseCompileArgs(["--host", "bitbucket.example.com", "--listen", "127.0.0.1:8080"]),
@@ -80,6 +84,19 @@ Deno.test("compile: --url is validated like BITBUCKET_URL and sets the host; --t
     /not the --host b\.example\.com/,
   );
   assert.throws(() => parseCompileArgs(["--host", "https://a.example.com"]), /host name/);
+});
+
+Deno.test("compile: --policy bakes an absolute policy path in and grants reading it alone; a Windows target reads ProgramData's", () => {
+  const baked = parseCompileArgs(["--host", "bitbucket.example.com", "--policy", "/opt/bb/p.json"]);
+  assert.equal(baked.bakePolicy, true);
+  assert.deepEqual(compilePermissions(baked).flags.slice(2), ["--allow-read=/opt/bb/p.json"]);
+  assert.match(bakedEntry({ policyPath: baked.policyPath }), /"policyPath":"\/opt\/bb\/p\.json"/);
+  assert.doesNotMatch(bakedEntry(new URL("https://bitbucket.example.com")), /policyPath/);
+  const windows = parseCompileArgs(["--target", "x86_64-pc-windows-msvc"]);
+  assert.equal(windows.policyPath, defaultPolicyPath("windows"));
+  assert.equal(windows.bakePolicy, false);
+  assert.throws(() => parseCompileArgs(["--policy", "policy.json"]), /absolute path/);
+  assert.throws(() => parseCompileArgs(["--policy", "/a,b.json"]), /without commas/);
 });
 
 Deno.test("compile: deno task compile refuses a bad --url before building anything", async () => {
@@ -186,4 +203,25 @@ Deno.test({
     assert.equal(elsewhere.code, 1);
     assert.match(elsewhere.stdout, /^✗ permission +no network permission for other\.example\.com/m);
   },
+});
+
+Deno.test("compile: --client-cert-dir grants reading that directory too, for a binary behind a mutual-TLS proxy", () => {
+  const dir = "/etc/bitbucket-mcp/tls";
+  const built = parseCompileArgs(["--host", "bitbucket.example.com", "--client-cert-dir", dir]);
+  const read = compilePermissions(built).flags.find((flag) => flag.startsWith("--allow-read="));
+  assert.deepEqual(read?.slice("--allow-read=".length).split(","), [built.policyPath, dir]);
+  assert.match(
+    compilePermissions(built).grants,
+    /client certificates in \/etc\/bitbucket-mcp\/tls/,
+  );
+  const plain = parseCompileArgs(["--host", "bitbucket.example.com"]);
+  assert.equal(
+    compilePermissions(plain).flags.find((f) => f.startsWith("--allow-read=")),
+    `--allow-read=${plain.policyPath}`,
+  );
+  assert.throws(
+    () => parseCompileArgs(["--client-cert-dir", "certs"]),
+    /--client-cert-dir takes an absolute/,
+  );
+  assert.throws(() => parseCompileArgs(["--client-cert-dir", "/a,b"]), /without commas/);
 });

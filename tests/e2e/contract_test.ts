@@ -22,7 +22,11 @@ for (const tool of CATALOGUE) {
     assert.ok(entry, `no toolArguments entry for ${tool.name}`);
     // Only the routes of the tool's own domain (or the case's own): a request for another
     // domain's resource is unmatched, and fails below.
-    await using h = await connect({ routes: entry.routes, selection: { yolo: true } });
+    await using h = await connect({
+      routes: entry.routes,
+      selection: { yolo: true },
+      apps: entry.apps,
+    });
     const result = await h.client.callTool({ name: tool.name, arguments: entry.args });
     assert.notEqual(result.isError, true, `isError: ${JSON.stringify(result.content)}`);
     const structured = result.structuredContent;

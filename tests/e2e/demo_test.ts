@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { PR_42_HEAD } from "../../testing/cases/builds.ts";
+import { VIEW_SCREENSHOT } from "../../testing/demo_script.ts";
 
 Deno.test("demo: deno task demo plays the scripted session against the sandbox; every call succeeds and names its payload", async () => {
   const { code, stdout, stderr } = await new Deno.Command("deno", {
@@ -30,6 +31,7 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
     ["get_pr_diff", { project: "PROJ", repo: "web", pr_id: 42 }],
     ["get_pr_merge_status", { project: "PROJ", repo: "web", pr_id: 42 }],
     ["get_build_status", { commit_id: PR_42_HEAD }],
+    ["show", { kind: "pull_request", project: "PROJ", repo: "web", pr_id: 42 }],
   ]);
   const payloads = [...out.matchAll(/^ {3}← payload: (.+)$/gm)].map((m) => m[1]);
   assert.deepEqual(payloads, [
@@ -38,11 +40,15 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
     "diff, truncated",
     "mergeStatus",
     "buildStatuses, isLastPage",
+    "shown, view",
   ]);
   assert.match(out, /title: "Validate the login form before submitting"/);
   assert.match(out, /│ diff --git /);
   assert.match(out, /summaryMessage: "Requires all tasks to be resolved"/);
   assert.match(out, /ref: "refs\/heads\/feature\/login"/);
+  // The view is drawn (the demo's client declares MCP Apps), and the demo says where its picture is.
+  assert.match(out, /shown: true/);
+  assert.ok(out.includes(VIEW_SCREENSHOT), "the screenshot's path is printed");
   assert.match(out, new RegExp(`^✓ ${calls.length} calls succeeded in `, "m"));
   assert.doesNotMatch(out, /✗/);
 });

@@ -84,7 +84,8 @@ function describe(value: unknown): string {
  */
 Deno.test("fuzz: hostile arguments never crash the server or reach another endpoint", async (t) => {
   // Every domain's routes: one server is fuzzed through every tool in turn.
-  await using h = await connect({ routes: ALL_ROUTES, selection: { yolo: true } });
+  // A client drawing MCP Apps views, so that the view tools are listed and fuzzed too.
+  await using h = await connect({ routes: ALL_ROUTES, selection: { yolo: true }, apps: true });
   const { tools } = await h.client.listTools();
   const rng = new Prng(SEED);
   let total = 0;

@@ -10,6 +10,7 @@ import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { toolArguments } from "../../testing/cases/mod.ts";
 import { readFixture, type Route } from "../../testing/fixture_bitbucket.ts";
 import { connect, firstText } from "../../testing/harness.ts";
+import { isAppTool } from "../../src/tools/kit/apps.ts";
 
 /** A right-to-left override, a BiDi isolate, a zero-width space, a Unicode tag and an HTML comment. */
 const HOSTILE = "\u202E\u2066\u200B\u{E0041}<!-- hidden -->";
@@ -153,7 +154,7 @@ const DOCUMENTS = new Set(["$.diff", "$.file.content"]);
  * A search hit's lines are code shown apart from their file: cleaned of
  * hidden characters, but an HTML comment in code is text its reader sees.
  */
-const CODE_LINES = /^\$\.results\[\d+\]\.lines\[\d+\]\.text$/;
+const CODE_LINES = /^\$\.(?:results\[\d+\]|view\.files\[\d+\]\.hunks\[\d+\])\.lines\[\d+\]\.text$/;
 
 /** The JSON path of every string in `value` holding something planted, documents apart. */
 function offending(value: unknown, document: boolean, path = "$"): string[] {
@@ -177,13 +178,17 @@ for (const tool of CATALOGUE) {
     await using h = await connect({
       routes: entry.routes.map(hostileRoute),
       selection: { yolo: true },
+      apps: entry.apps,
     });
     const result = await h.client.callTool({ name: tool.name, arguments: entry.args });
     assert.notEqual(result.isError, true, firstText(result));
     assert.deepEqual(h.fixture.unmatched, [], "every request had a fixture");
     const structured = result.structuredContent;
     assert.deepEqual(offending(structured, tool.hasDocumentText), [], "structuredContent");
-    if (tool.hasDocumentText) {
+    if (isAppTool(tool.config._meta)) {
+      // A view's text block is one line for the model, of our own words and Bitbucket's names.
+      assert.deepEqual(offending(firstText(result), false), [], "text line");
+    } else if (tool.hasDocumentText) {
       const document = [...DOCUMENTS].filter((p) =>
         p.split(".").slice(1).reduce(
           (v: unknown, k) => (v as Record<string, unknown> | undefined)?.[k],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { ENV_VARS } from "../../src/config.ts";
 import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { connect, TEST_TOKEN } from "../../testing/harness.ts";
 import { runMain, scopedPermissions } from "../../testing/spawn.ts";
@@ -15,8 +16,10 @@ const USERNAME = "jdoe";
 const SECRETS = [TEST_TOKEN, btoa(`${USERNAME}:${TEST_TOKEN}`), "SECRET"];
 
 function assertNoSecret(text: string, where: string): void {
+  // Our variables' names may be printed (BITBUCKET_OAUTH_CLIENT_SECRET in an --allow-env hint).
+  const unnamed = ENV_VARS.reduce((t, name) => t.replaceAll(name, "<variable>"), text);
   for (const secret of SECRETS) {
-    assert.ok(!text.includes(secret), `${where} shows ${secret}: ${text.slice(0, 300)}`);
+    assert.ok(!unnamed.includes(secret), `${where} shows ${secret}: ${text.slice(0, 300)}`);
   }
 }
 
@@ -155,11 +158,30 @@ Deno.test("secrets: no thrown error of any error path shows the token, in its me
   }
 });
 
-Deno.test("secrets: a spawned server meeting every error path prints the token nowhere, stdout or stderr", async () => {
+/** The logging a spawned server meets the error paths with: the default, every request as text, as JSON. */
+const LOGGING: Record<string, string[]> = {
+  "default logging": [],
+  "text at debug": ["--log-level", "debug"],
+  "JSON at debug": ["--log-level", "debug", "--log-format", "json"],
+};
+
+for (const [logging, logArgs] of Object.entries(LOGGING)) {
+  Deno.test(`secrets (${logging}): a spawned server meeting every error path prints the token nowhere, stdout or stderr`, async () => {
+    await errorPathsSpawned(logArgs);
+  });
+}
+
+async function errorPathsSpawned(logArgs: string[]): Promise<void> {
   await using other = startOtherOrigin();
   const fixture = startFixtureBitbucket(faultRoutes(other.origin));
   const session = new RawStdioSession(
-    stdioServerParams(fixture.url, ["--timeout", "0.2", "--max-response-mb", "0.0625"]),
+    stdioServerParams(fixture.url, [
+      "--timeout",
+      "0.2",
+      "--max-response-mb",
+      "0.0625",
+      ...logArgs,
+    ]),
   );
   let stderr = "";
   try {
@@ -187,7 +209,13 @@ Deno.test("secrets: a spawned server meeting every error path prints the token n
   }
   assertNoSecret(session.stdoutLines.join("\n"), "stdout");
   assertNoSecret(stderr, "stderr");
-});
+  if (logArgs.includes("debug")) assert.ok(stderr.length > 0, "the requests were logged");
+  if (logArgs.includes("json")) {
+    for (const line of stderr.trimEnd().split("\n")) {
+      assert.equal(typeof JSON.parse(line), "object");
+    }
+  }
+}
 
 const STARTUP_FAILURES: [string, string[], string[], Record<string, string>][] = [
   ["no BITBUCKET_URL", scopedPermissions("127.0.0.1:1"), [], {}],
@@ -206,6 +234,11 @@ const STARTUP_FAILURES: [string, string[], string[], Record<string, string>][] =
   ["the token as a flag", scopedPermissions("127.0.0.1:1"), [`--token=${TEST_TOKEN}`], {
     BITBUCKET_URL: "http://127.0.0.1:1",
   }],
+  ["the token as a flag, JSON logs", scopedPermissions("127.0.0.1:1"), [
+    "--log-format",
+    "json",
+    `--token=${TEST_TOKEN}`,
+  ], { BITBUCKET_URL: "http://127.0.0.1:1" }],
   ["a mistyped token flag", scopedPermissions("127.0.0.1:1"), [`--tokn=${TEST_TOKEN}`], {
     BITBUCKET_URL: "http://127.0.0.1:1",
   }],

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { isAppTool } from "../../src/tools/kit/apps.ts";
 import { refs } from "../../testing/cases/refs.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
@@ -102,7 +103,9 @@ Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with
   assert.equal(messages[0].result.serverInfo.name, "bitbucket-mcp");
   assert.deepEqual(
     messages[1].result.tools.map((t: { name: string }) => t.name),
-    selectTools(CATALOGUE, { readOnly: false }).map((t) => t.name),
+    // The view tools only to a client that declares MCP Apps (this one does not).
+    selectTools(CATALOGUE, { readOnly: false }).filter((t) => !isAppTool(t.config._meta))
+      .map((t) => t.name),
     "the default selection is listed",
   );
   assert.equal(messages[2].result.structuredContent.tags[0].displayId, "v1.0.0");

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { isAppTool } from "../../src/tools/kit/apps.ts";
 import { refs } from "../../testing/cases/refs.ts";
 import { system } from "../../testing/cases/system.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
@@ -83,7 +84,9 @@ Deno.test("run by URL: main.ts alone, from a raw-file host, in an empty director
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      selectTools(CATALOGUE, { readOnly: false }).map((t) => t.name),
+      // The view tools only to a client that declares MCP Apps (this one does not).
+      selectTools(CATALOGUE, { readOnly: false }).filter((t) => !isAppTool(t.config._meta))
+        .map((t) => t.name),
       `the default selection is listed; stderr: ${stderr}`,
     );
     const result = await client.callTool({

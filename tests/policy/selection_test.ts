@@ -14,7 +14,8 @@ import { toolArguments } from "../../testing/cases/mod.ts";
 import { connect, firstText } from "../../testing/harness.ts";
 
 async function listed(selection: Partial<ToolSelection> & { yolo?: boolean }) {
-  await using h = await connect({ selection });
+  // A client that draws MCP Apps views, so every selected tool is listed, the view tools too.
+  await using h = await connect({ selection, apps: true });
   const { tools } = await h.client.listTools();
   return tools;
 }

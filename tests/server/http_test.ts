@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { selectTools } from "../../src/policy/selection.ts";
 import { HEALTH_PATH } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { isAppTool } from "../../src/tools/kit/apps.ts";
 import { VERSION } from "../../src/version.ts";
 import { ALL_ROUTES } from "../../testing/cases/mod.ts";
 import { refs } from "../../testing/cases/refs.ts";
@@ -301,7 +302,9 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
       const client = await connectHttp(server.url, era, TOKEN_A);
       try {
         const { tools } = await client.listTools();
-        const expected = selectTools(CATALOGUE, { readOnly: true }).map((t) => t.name);
+        // The view tools only to a client that declares MCP Apps (this one does not).
+        const expected = selectTools(CATALOGUE, { readOnly: true })
+          .filter((t) => !isAppTool(t.config._meta)).map((t) => t.name);
         assert.deepEqual(tools.map((t) => t.name), expected, "gating applies over HTTP too");
         const result = await client.callTool({
           name: "list_tags",

@@ -1,5 +1,6 @@
 import type { AuditLog } from "../../src/policy/audit.ts";
 import type { Confinement } from "../../src/policy/confinement.ts";
+import type { ServerMetrics } from "../../src/metrics/server_metrics.ts";
 import {
   Client,
   type ElicitRequest,
@@ -25,6 +26,8 @@ export interface HttpHarness {
   fixture: FixtureBitbucket;
   /** Everything the server reported through `onerror`. */
   errors: string[];
+  /** The metrics URL when they have a listener of their own (`metricsAddress`). */
+  metricsUrl?: URL;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -47,6 +50,10 @@ export interface StartHttpOptions {
   audit?: AuditLog;
   /** The projects and repositories the server is confined to (`--project`, `--repo`). */
   confinement?: Confinement;
+  /** The metrics counted and served (HTTP mode's `/metrics`). */
+  metrics?: ServerMetrics;
+  /** Where the metrics are served instead of the MCP port (`--metrics-listen`). */
+  metricsAddress?: { hostname: string; port: number };
 }
 
 /**
@@ -63,7 +70,9 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
       confirmations: new Confirmations({ key: options.stateKey }),
       audit: options.audit,
       confinement: options.confinement,
+      metrics: options.metrics,
     },
+    metricsAddress: options.metricsAddress,
     config: {
       baseUrl: new URL(fixture.url),
       token: options.serverToken,
@@ -80,7 +89,14 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
     await server.shutdown();
     await fixture.close();
   };
-  return { url: server.url, fixture, errors, close, [Symbol.asyncDispose]: close };
+  return {
+    url: server.url,
+    metricsUrl: server.metricsUrl,
+    fixture,
+    errors,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }
 
 /** Which era a client speaks: `modern` pins 2026-07-28, `legacy` the 2025 handshake. */
@@ -88,19 +104,21 @@ export type Era = "modern" | "legacy";
 
 /**
  * Connects a v2 client over Streamable HTTP, sending `token` (if any) as
- * `Authorization: Bearer`; with `elicit`, it declares elicitation and answers each form so.
+ * `Authorization: Bearer`; with `elicit`, it declares elicitation and answers each form so;
+ * `capabilities` are declared besides (MCP Apps, say).
  */
 export async function connectHttp(
   url: URL,
   era: Era,
   token?: string,
   elicit?: (request: ElicitRequest) => ElicitResult,
+  capabilities: Record<string, unknown> = {},
 ): Promise<Client> {
   const client = new Client(
     { name: `http-${era}`, version: "0.0.0" },
     {
       versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" },
-      capabilities: elicit ? { elicitation: { form: {} } } : {},
+      capabilities: { ...(elicit ? { elicitation: { form: {} } } : {}), ...capabilities },
     },
   );
   if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request));

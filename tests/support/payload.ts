@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { isAppTool } from "../../src/tools/kit/apps.ts";
 import type { Tool } from "../../src/tools/kit/define.ts";
 import { toolArguments } from "../../testing/cases/mod.ts";
 
@@ -58,5 +59,11 @@ export async function callEveryTool(call: CallTool): Promise<number> {
   return called;
 }
 
-/** The names every client must see in tools/list when all tools are selected, in order. */
-export const ALL_TOOL_NAMES: readonly string[] = CATALOGUE.map((t) => t.name);
+/**
+ * The names every client must see in tools/list when all tools are selected,
+ * in order: all but the MCP Apps view tools, listed only to a client that
+ * declares the extension (none of these does).
+ */
+export const ALL_TOOL_NAMES: readonly string[] = CATALOGUE
+  .filter((t) => !isAppTool(t.config._meta))
+  .map((t) => t.name);

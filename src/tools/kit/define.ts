@@ -29,6 +29,20 @@ export interface ToolContext {
   bitbucket: BitbucketClient;
   /** What the person confirmed for this call, when they were asked: a write uses its version. */
   confirmed?: Confirmation;
+  /** The names of the tools this server exposes (a view draws only what they would read). */
+  exposed?: ReadonlySet<string>;
+  /** The client that sent the call declared the MCP Apps extension (it can draw a view). */
+  apps?: boolean;
+}
+
+/**
+ * An enum argument whose choices each read through other tools: a choice is
+ * offered (in the published schema and in validation) only while every tool
+ * it needs is exposed, and the tool is left out when none is.
+ */
+export interface Choices {
+  readonly arg: string;
+  readonly needs: Readonly<Record<string, readonly string[]>>;
 }
 
 /** How much a tool may change, as `tools`, the docs and the selection show it. */
@@ -80,9 +94,18 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   output: O;
   /** Repeating the call with the same arguments has no further effect (defaults to read-only). */
   idempotent?: boolean;
-  /** For document payloads (a diff, a file): the text block carries the document itself instead of JSON. */
+  /**
+   * For document payloads (a diff, a file): the text block carries the
+   * document itself instead of JSON; for a view, the one line the model reads.
+   */
   document?: (out: z.infer<O>) => string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
+  /** The tool's listed `_meta` (an MCP Apps tool's link to its page). */
+  meta?: Record<string, unknown>;
+  /** Result `_meta` besides the untrusted mark, from the output (a view's kind and version). */
+  resultMeta?: (out: z.infer<O>) => Record<string, unknown>;
+  /** Choices of an argument that narrow with the exposed tools (see {@link Choices}). */
+  choices?: Choices;
   /**
    * What the person is asked before the call, in plain words (reading what it
    * needs, e.g. the pull request's title, refs and version); undefined when
@@ -100,6 +123,7 @@ export interface ToolConfig {
   readonly inputSchema: StandardSchemaWithJSON;
   readonly outputSchema: StandardSchemaWithJSON;
   readonly annotations: ToolAnnotations;
+  readonly _meta?: Record<string, unknown>;
 }
 
 /**
@@ -126,6 +150,8 @@ export interface ToolEntry {
   readonly config: ToolConfig;
   /** The tool, loading it on first use. */
   load(): Promise<Tool>;
+  /** Choices that narrow with the exposed tools, when it has some. */
+  readonly choices?: Choices;
 }
 
 /** A tool with its types erased, so the catalogue can hold every tool in one list. */
@@ -177,6 +203,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     inputSchema: published(spec.input),
     outputSchema: published(spec.output),
     annotations,
+    ...(spec.meta ? { _meta: spec.meta } : {}),
   };
   // The SDK has parsed the arguments with `spec.input` before a call reaches
   // the tool, so narrowing them back to the input type is sound.
@@ -192,6 +219,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     config,
     hasDocumentText: spec.document !== undefined,
     asks: spec.confirm !== undefined,
+    choices: spec.choices,
     load: () => Promise.resolve(tool),
     async call(args, ctx) {
       const out = await spec.handler(typed(args), ctx);
@@ -199,7 +227,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       return {
         structuredContent: withoutUndefined(out) as Record<string, unknown>,
         content: [{ type: "text" as const, text }],
-        _meta: { [UNTRUSTED_META]: true },
+        _meta: { [UNTRUSTED_META]: true, ...spec.resultMeta?.(out) },
       };
     },
     question: (args, ctx) =>

@@ -12,7 +12,8 @@ import { connect, firstText } from "../../../testing/harness.ts";
  */
 Deno.test("a missing or empty required argument is an error naming it, with no HTTP request", async (t) => {
   // No routes: nothing may reach Bitbucket.
-  await using h = await connect({ selection: { yolo: true } });
+  // A client that draws MCP Apps views, so the view tools are listed and checked too.
+  await using h = await connect({ selection: { yolo: true }, apps: true });
   const { tools } = await h.client.listTools();
   let checked = 0;
   for (const tool of CATALOGUE) {

@@ -11,7 +11,8 @@ import { diffLines } from "../../support/line_diff.ts";
 const UPDATE = Deno.env.get("UPDATE_TOOLSNAPS") === "1";
 
 Deno.test("toolsnaps: every tools/list entry matches its snapshot", async () => {
-  await using h = await connect({ selection: { yolo: true } });
+  // A client drawing MCP Apps views is listed every tool, the view tools too.
+  await using h = await connect({ selection: { yolo: true }, apps: true });
   const { tools } = await h.client.listTools();
   assert.deepEqual(
     tools.map((t) => t.name),

@@ -1,0 +1,54 @@
+/**
+ * The MCP Apps extension (`io.modelcontextprotocol/ui`, stable 2026-01-26) as
+ * this server speaks it: the names every room shares (the view tool, the
+ * policy that negotiates it, the resource that serves the page), and the one
+ * test of whether a client declared it. Kept apart from the page and the
+ * view's data code, which load on first use.
+ */
+import type { ClientCapabilities } from "../../deps/mcp.ts";
+
+/** The extension's identifier, under `capabilities.extensions`. */
+export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
+
+/** The mime type of an MCP Apps HTML page. */
+export const APPS_MIME = "text/html;profile=mcp-app";
+
+/** The tool that draws a view; the page is served wherever it is registered. */
+export const VIEW_TOOL = "show";
+
+/** The page every view is drawn in: one static resource, holding no Bitbucket data. */
+export const VIEW_URI = "ui://bitbucket-mcp/view.html";
+
+/** The `_meta` key of a view result: what it draws, and the payload's version. */
+export const VIEW_META = "bitbucket-mcp/view";
+
+/** The version of the view payload (`structuredContent.view`); the page refuses others. */
+export const VIEW_VERSION = 1;
+
+/** A tool's listed `_meta` linking it to the page, for the model and the page alike. */
+export function viewToolMeta(visibility?: readonly ("model" | "app")[]): Record<string, unknown> {
+  return {
+    ui: visibility
+      ? { resourceUri: VIEW_URI, visibility: [...visibility] }
+      : { resourceUri: VIEW_URI },
+    // The flat key the spec deprecates, still the one some hosts read.
+    "ui/resourceUri": VIEW_URI,
+  };
+}
+
+/** True when `_meta` (a tool's) links it to a page: such a tool is listed only to clients of the extension. */
+export function isAppTool(meta: unknown): boolean {
+  return typeof meta === "object" && meta !== null && "ui" in meta;
+}
+
+/**
+ * Whether these client capabilities declare the extension with the HTML
+ * profile. Undefined capabilities (a 2025-era HTTP request without an apps
+ * session id, whose `initialize` no instance remembers) declare nothing.
+ */
+export function declaresApps(capabilities: ClientCapabilities | undefined): boolean {
+  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)
+    ?.extensions;
+  const ui = extensions?.[APPS_EXTENSION] as { mimeTypes?: unknown } | undefined;
+  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APPS_MIME);
+}

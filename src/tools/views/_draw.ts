@@ -1,0 +1,36 @@
+/** What a view of each kind reads, loaded on the first view so start-up and listing load none of it. */
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { View } from "./_view_shape.ts";
+import { pullRequestView } from "./_pull_request_view.ts";
+import { diffView } from "./_diff_view.ts";
+import { pullRequestsView } from "./_list_view.ts";
+
+/** The arguments of a view. */
+export interface ViewArgs {
+  kind: View["kind"];
+  project: string;
+  repo: string;
+  pr_id?: number;
+  state?: string;
+}
+
+/** The view `args` asks for, read now. */
+export async function drawView(
+  args: ViewArgs,
+  bitbucket: BitbucketClient,
+  exposed: ReadonlySet<string>,
+): Promise<View> {
+  const { kind, project, repo, pr_id } = args;
+  if (kind === "pull_requests") {
+    return await pullRequestsView(bitbucket, project, repo, args.state ?? "OPEN", exposed);
+  }
+  if (pr_id === undefined) {
+    throw new Error(
+      `Cannot show a ${kind} view: it needs pr_id (hint: list_pull_requests finds the pull request's id)`,
+    );
+  }
+  const target = { project, repo, pr_id };
+  return kind === "diff"
+    ? await diffView(bitbucket, target)
+    : await pullRequestView(bitbucket, target, exposed);
+}

@@ -1,0 +1,91 @@
+/**
+ * The data of a `pull_request` view: the pull request as get_pull_request
+ * reads it, and, each only while the tool that reads it is exposed, the
+ * builds of its head commit, its merge checks and its open task count.
+ */
+import type { z } from "../../deps/zod.ts";
+import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { BuildStatus } from "../../bitbucket/entities/build.ts";
+import { Mergeability } from "../../bitbucket/entities/pull_request.ts";
+import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { collectPages } from "../../bitbucket/paging.ts";
+import { apiPath } from "../../bitbucket/path.ts";
+import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { pullRequestOut } from "../kit/shapes/pull_request.ts";
+import { VIEW_VERSION } from "../kit/apps.ts";
+import type { PullRequestView } from "./_view_shape.ts";
+
+/** The most builds and open tasks a view reads. */
+const MOST = 100;
+
+/** What the view is of, and which tools the server exposes. */
+export interface Target {
+  project: string;
+  repo: string;
+  pr_id: number;
+}
+
+/** Reads pull request `target` and what the exposed tools would say of it. */
+export async function pullRequestView(
+  bitbucket: BitbucketClient,
+  { project, repo, pr_id }: Target,
+  exposed: ReadonlySet<string>,
+): Promise<z.infer<typeof PullRequestView>> {
+  const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
+  const head = pr.fromRef.latestCommit;
+  // One after the other, in this order: a view costs Bitbucket what the data tools' calls would.
+  const builds = exposed.has("get_build_status") && head
+    ? await readBuilds(bitbucket, head)
+    : undefined;
+  const merge = exposed.has("get_pr_merge_status")
+    ? await readMerge(bitbucket, project, repo, pr_id)
+    : undefined;
+  const tasks = exposed.has("list_pr_tasks")
+    ? await readTasks(bitbucket, project, repo, pr_id)
+    : undefined;
+  return {
+    version: VIEW_VERSION,
+    kind: "pull_request",
+    origin: bitbucket.origin,
+    project,
+    repo,
+    pullRequest: pullRequestOut(pr),
+    builds,
+    merge,
+    tasks,
+  };
+}
+
+async function readBuilds(bitbucket: BitbucketClient, commit: string) {
+  const path = apiPath`/build-status/latest/commits/${commit.toLowerCase()}`;
+  const page = await collectPages(bitbucket, path, BuildStatus, { limit: MOST });
+  return page.values.map((b) => ({
+    key: b.key,
+    state: b.state,
+    name: cleanText(b.name),
+    url: b.url,
+  }));
+}
+
+async function readMerge(bitbucket: BitbucketClient, project: string, repo: string, id: number) {
+  const { body } = await bitbucket.request({
+    path: prPath(project, repo, id, "/merge"),
+    schema: Mergeability,
+  });
+  return {
+    canMerge: body.canMerge ?? (body.outcome === "CLEAN" && body.vetoes.length === 0),
+    conflicted: body.conflicted,
+    vetoes: body.vetoes.map((v) => ({
+      summary: cleanText(v.summaryMessage),
+      detail: cleanText(v.detailedMessage),
+    })),
+  };
+}
+
+async function readTasks(bitbucket: BitbucketClient, project: string, repo: string, id: number) {
+  const path = prPath(project, repo, id, "/blocker-comments");
+  const page = await collectPages(bitbucket, path, Comment, { limit: MOST }, { state: "OPEN" });
+  const open = page.values.filter((c) => c.state === undefined || c.state === "OPEN").length;
+  return { open, complete: page.isLastPage };
+}
