@@ -38,6 +38,22 @@ async function callTool(name, args) {
   return result;
 }
 
+/** A `tag` element naming reviewer `r`, with their verdict as a badge. */
+function reviewerWith(tag, r) {
+  return el(
+    tag,
+    { reviewer: r.name, status: r.status },
+    who(r),
+    " ",
+    el("span", { class: "badge" }, r.status),
+  );
+}
+
+/** `items` as a list of `item(x)`, or one muted line saying `none` when there are none. */
+function listOr(items, item, none) {
+  return items.length ? el("ul", {}, items.map(item)) : el("p", { class: "muted" }, none);
+}
+
 /** Asks the server for a view and draws it here. */
 async function showHere(tool, args) {
   drawResult(await callTool(tool, args));
@@ -81,40 +97,23 @@ function drawPullRequest(view) {
     ),
     pr.description ? markdown(pr.description) : el("p", { class: "muted" }, "No description."),
     el("h2", {}, "Reviewers"),
-    pr.reviewers.length
-      ? el(
-        "ul",
-        {},
-        pr.reviewers.map((r) =>
-          el(
-            "li",
-            { reviewer: r.name, status: r.status },
-            who(r),
-            " ",
-            el("span", { class: "badge" }, r.status),
-          )
-        ),
-      )
-      : el("p", { class: "muted" }, "No reviewers."),
+    listOr(pr.reviewers, (r) => reviewerWith("li", r), "No reviewers."),
   ];
   if (view.builds) {
     parts.push(el("h2", {}, "Builds"));
     parts.push(
-      view.builds.length
-        ? el(
-          "ul",
-          {},
-          view.builds.map((b) =>
-            el(
-              "li",
-              { build: b.key, state: b.state },
-              b.url ? link(b.url, b.name ?? b.key) : (b.name ?? b.key),
-              " ",
-              el("span", { class: "badge" }, b.state),
-            )
+      listOr(
+        view.builds,
+        (b) =>
+          el(
+            "li",
+            { build: b.key, state: b.state },
+            b.url ? link(b.url, b.name ?? b.key) : (b.name ?? b.key),
+            " ",
+            el("span", { class: "badge" }, b.state),
           ),
-        )
-        : el("p", { class: "muted" }, "No builds on the head commit."),
+        "No builds on the head commit.",
+      ),
     );
   }
   if (view.merge) {
@@ -297,15 +296,7 @@ function drawList(view) {
       el(
         "td",
         { field: "reviewers" },
-        pr.reviewers.map((r) =>
-          el(
-            "div",
-            { reviewer: r.name, status: r.status },
-            who(r),
-            " ",
-            el("span", { class: "badge" }, r.status),
-          )
-        ),
+        pr.reviewers.map((r) => reviewerWith("div", r)),
       ),
       el(
         "td",
