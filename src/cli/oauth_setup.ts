@@ -33,7 +33,7 @@ export function oauthSettings(
   return { clientId, confidential: Boolean(env("BITBUCKET_OAUTH_CLIENT_SECRET")) };
 }
 
-/** The start-up line of a server with sign-in: the client id, the scopes and the discovery URL. */
+/** The start-up notice of a server with sign-in: the client id, the scopes and the discovery URL. */
 export function oauthStartLine(
   settings: OAuthSettings,
   mcpUrl: URL,
@@ -42,7 +42,7 @@ export function oauthStartLine(
   const secret = settings.confidential
     ? "confidential: clients send the link's secret to Bitbucket"
     : "public: PKCE only";
-  return `bitbucket-mcp: sign-in with Bitbucket (OAuth) as client ${settings.clientId} (${secret}); scopes ${
+  return `sign-in with Bitbucket (OAuth) as client ${settings.clientId} (${secret}); scopes ${
     scopesFor(tools).join(" ")
   }; metadata at ${getOAuthProtectedResourceMetadataUrl(mcpUrl)}`;
 }

@@ -288,7 +288,7 @@ async function serveOverHttp(
       "this Deno has no Deno.serveHttp: HTTP connections are served without deadlines or a cap (use Deno 2.9, or put a proxy with timeouts in front)",
     );
   }
-  if (oauth) writeErr(oauthStartLine(oauth, server.url, exposed(flags)));
+  if (oauth) logger.notice(oauthStartLine(oauth, server.url, exposed(flags)));
   if (!config.token && !oauth) {
     logger.notice(
       "no BITBUCKET_TOKEN: requests without 'Authorization: Bearer <token>' are refused",
