@@ -14,7 +14,8 @@ import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
-import { UNBOUNDED_TOOLS, withinConfinement } from "../policy/confinement.ts";
+import { UNBOUNDED_TOOLS } from "../policy/confinement.ts";
+import { exposedTools } from "../policy/choices.ts";
 import { selectTools } from "../policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
@@ -292,12 +293,13 @@ async function checkToken(
 
 /** The `tools` line of `check`: how many tools the flags (narrowed by `policy`) expose, per toolset. */
 export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
-  const exposed = new Set(withinConfinement(selectTools(CATALOGUE, flags), flags.confinement));
+  const served = exposedTools(selectTools(CATALOGUE, flags), flags.confinement);
+  const exposed = new Set(served.map((t) => t.name));
   const perSet = TOOLSETS.map((set) =>
-    `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
+    `${set.name} ${set.tools.filter((t) => exposed.has(t.name)).length}/${set.tools.length}`
   );
   const withheldUnsafe =
-    CATALOGUE.filter((t) => t.access.level === "unsafe write" && !exposed.has(t)).length;
+    CATALOGUE.filter((t) => t.access.level === "unsafe write" && !exposed.has(t.name)).length;
   if (exposed.size === 0) {
     return {
       name: "tools",

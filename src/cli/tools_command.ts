@@ -1,5 +1,6 @@
 /** The `tools` command: every tool with its toolset and access, and whether the flags expose it. */
-import { type Confinement, withinConfinement } from "../policy/confinement.ts";
+import { exposedTools } from "../policy/choices.ts";
+import type { Confinement } from "../policy/confinement.ts";
 import { selectTools, type ToolSelection } from "../policy/selection.ts";
 import type { Tool } from "../tools/kit/define.ts";
 
@@ -9,7 +10,7 @@ export function toolsListing(
   selection: ToolSelection & { confinement?: Confinement },
   json: boolean,
 ): string {
-  const selected = withinConfinement(selectTools(catalogue, selection), selection.confinement);
+  const selected = exposedTools(selectTools(catalogue, selection), selection.confinement);
   const exposed = new Set(selected.map((t) => t.name));
   const rows = catalogue.map((tool) => ({
     name: tool.name,
@@ -31,7 +32,7 @@ export function toolsListing(
   return [
     ...lines,
     "",
-    "(- = withheld by the current flags; unsafe writes ask the person first, unless --yolo)",
+    "(- = withheld by the current flags or the administrator's policy; unsafe writes ask the person first, unless --yolo)",
   ].join(
     "\n",
   );

@@ -8,6 +8,7 @@
 import type { StandardSchemaWithJSON } from "../deps/mcp.ts";
 import type { Choices, ToolConfig, ToolEntry } from "../tools/kit/define.ts";
 import type { JsonSchema } from "../tools/kit/published_schema.ts";
+import { type Confinement, withinConfinement } from "./confinement.ts";
 
 /** The choices of `choices` whose every needed tool is in `exposed`, in their order. */
 export function offeredChoices(choices: Choices, exposed: ReadonlySet<string>): string[] {
@@ -70,4 +71,16 @@ export function narrowChoices(entries: readonly ToolEntry[]): ToolEntry[] {
     };
     return [{ ...entry, config, load: entry.load }];
   });
+}
+
+/**
+ * What a server exposes of the selected `tools` under `confinement`: those
+ * the confinement can bound, with their choices narrowed. The one rule the
+ * server registers by and `check` and `tools` report by.
+ */
+export function exposedTools(
+  tools: readonly ToolEntry[],
+  confinement: Confinement | undefined,
+): ToolEntry[] {
+  return narrowChoices(withinConfinement(tools, confinement));
 }

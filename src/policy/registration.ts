@@ -15,10 +15,9 @@ import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { Tool, ToolContext, ToolEntry } from "../tools/kit/define.ts";
 import { declaresApps } from "../tools/kit/apps.ts";
 import { auditRegistration } from "./audited_registration.ts";
-import { narrowChoices } from "./choices.ts";
+import { exposedTools } from "./choices.ts";
 import { type CallPolicy, CAUTIOUS, confirmationsOf } from "./call_policy.ts";
 import { confineRegistration } from "./confined_registration.ts";
-import { withinConfinement } from "./confinement.ts";
 import { guardedCall } from "./confirmation.ts";
 import { observeRegistration } from "./observed_registration.ts";
 import { type Registration, registrationOf } from "./sdk_registration.ts";
@@ -99,9 +98,9 @@ export function registrations(
   const { confinement, audit } = policy;
   const watched = policy.metrics !== undefined || policy.scope !== undefined;
   // A tool whose choices read through other tools keeps those left exposed (choices.ts).
-  const exposedTools = narrowChoices(withinConfinement(tools, confinement));
-  const exposed = new Set(exposedTools.map((t) => t.name));
-  return exposedTools.map((tool) => {
+  const served = exposedTools(tools, confinement);
+  const exposed = new Set(served.map((t) => t.name));
+  return served.map((tool) => {
     const own = toolRegistration(tool, clients, policy, exposed);
     const confined = confinement ? confineRegistration(own, confinement) : own;
     const recorded = audit ? auditRegistration(confined, audit) : confined;

@@ -113,6 +113,21 @@ Deno.test("check: the tools line follows the flags, and no tool at all is a fail
   assert.match(none.lines.tools!.text, /no tool at all\. Fix: .*--toolsets/);
 });
 
+Deno.test("check: the views count only with the data tools they draw from, as the server lists them", async () => {
+  await using fixture = fixtureWith(system.routes);
+  const env = { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN };
+  const alone = await check(env, ["--toolsets", "views"]);
+  assert.equal(alone.code, 1, "show draws nothing without the pull request tools");
+  assert.match(alone.lines.tools!.text, /no tool at all/);
+  const views = TOOLSETS.find((set) => set.name === "views")!.tools;
+  const withData = await check(env, ["--toolsets", "views,pull_requests"]);
+  assert.equal(withData.code, 0);
+  assert.ok(
+    withData.lines.tools!.text.includes(`views ${views.length}/${views.length}`),
+    withData.lines.tools!.text,
+  );
+});
+
 Deno.test("check: no BITBUCKET_URL, or a malformed one, fails the URL check with the fix", async () => {
   const unset = await check({ BITBUCKET_TOKEN: TEST_TOKEN });
   assert.equal(unset.code, 1);
