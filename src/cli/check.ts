@@ -6,12 +6,11 @@
  * the token authenticates (and as whom), and which tools the flags expose.
  * A check whose prerequisite failed is shown as not run.
  */
-import { z } from "../deps/zod.ts";
 import { basePath, restPrefix } from "../bitbucket/base_path.ts";
 import { isHtml } from "../bitbucket/body.ts";
-import { authenticatedUser } from "../bitbucket/caller.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
+import { tokenUser } from "../bitbucket/token_user.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
 import { UNBOUNDED_TOOLS } from "../policy/confinement.ts";
@@ -58,8 +57,6 @@ export interface CheckInputs {
 
 /** The REST resource that names Bitbucket's version; it needs no login. */
 const PROPERTIES_PATH = "/api/latest/application-properties";
-/** A resource only an authenticated user may read; its answer names the user in `X-AUSERNAME`. */
-const WHO_AM_I_PATH = "/api/latest/profile/recent/repos";
 
 /** Runs every check in order, handing each line to `report` as soon as it is known; true when all passed. */
 export async function runChecks(
@@ -267,12 +264,7 @@ async function checkToken(
   username: string | undefined,
 ): Promise<CheckLine> {
   try {
-    const answer = await client.request({
-      path: WHO_AM_I_PATH,
-      query: { limit: 1 },
-      schema: z.unknown(),
-    });
-    const caller = authenticatedUser(answer.headers);
+    const caller = await tokenUser(client);
     if (!caller) {
       return {
         name: "token",

@@ -13,18 +13,15 @@ import {
   OAuthErrorCode,
   type OAuthTokenVerifier,
 } from "../../deps/mcp.ts";
-import { z } from "../../deps/zod.ts";
-import { authenticatedUser } from "../../bitbucket/caller.ts";
 import { BitbucketClient, type BitbucketClientOptions } from "../../bitbucket/client.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
+import { tokenUser } from "../../bitbucket/token_user.ts";
 import { WRITE_SCOPE } from "./metadata.ts";
 
 /** How long Bitbucket's answer about a token is trusted: a revoked token works this long at most. */
 export const TOKEN_CACHE_SECONDS = 60;
 /** How many tokens' answers are kept at once; the oldest goes first. */
 export const TOKEN_CACHE_ENTRIES = 1000;
-/** The read a token is verified with: any authenticated user may make it, and it is small. */
-export const WHO_AM_I_PATH = "/api/latest/profile/recent/repos";
 /** `clientId` of the auth info of a token verified this way. */
 export const SIGNED_IN = "bitbucket-mcp:bitbucket-token";
 
@@ -75,20 +72,15 @@ export type Identify = (token: string) => Promise<string | null>;
 
 /**
  * {@link Identify} through a Bitbucket client made for the token, as every
- * other request is (timeout, client certificate, logging), reading
- * {@link WHO_AM_I_PATH}.
+ * other request is (timeout, client certificate, logging), asking as `check`
+ * does ({@link tokenUser}).
  */
 export function bitbucketIdentity(
   client: Omit<BitbucketClientOptions, "token" | "username">,
 ): Identify {
   return async (token) => {
     try {
-      const answer = await new BitbucketClient({ ...client, token }).request({
-        path: WHO_AM_I_PATH,
-        query: { limit: 1 },
-        schema: z.unknown(),
-      });
-      return authenticatedUser(answer.headers) ?? null;
+      return await tokenUser(new BitbucketClient({ ...client, token })) ?? null;
     } catch (error) {
       if (error instanceof BitbucketError && error.kind === "unauthorized") return null;
       throw error;

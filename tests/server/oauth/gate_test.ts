@@ -15,7 +15,7 @@ import {
 import { selectTools } from "../../../src/policy/selection.ts";
 import { serveHttp } from "../../../src/server/http.ts";
 import { scopesFor, WRITE_SCOPE } from "../../../src/server/oauth/metadata.ts";
-import { WHO_AM_I_PATH } from "../../../src/server/oauth/verifier.ts";
+import { WHO_AM_I_PATH } from "../../../src/bitbucket/token_user.ts";
 import { CATALOGUE } from "../../../src/tools/catalogue.ts";
 import { Confirmations } from "../../../src/policy/confirmation.ts";
 import { refs } from "../../../testing/cases/refs.ts";
