@@ -66,6 +66,16 @@ function argsOf(view) {
   return args;
 }
 
+/** Draws pull request `id` of `view`'s repository in place of `view`. */
+function showPullRequest(view, id) {
+  return showHere("show", {
+    kind: "pull_request",
+    project: view.project,
+    repo: view.repo,
+    pr_id: id,
+  });
+}
+
 // --- the kinds ----------------------------------------------------------------
 
 function header(view, title) {
@@ -257,13 +267,7 @@ function drawDiff(view) {
       action(
         "open",
         "Back to the pull request",
-        () =>
-          showHere("show", {
-            kind: "pull_request",
-            project: view.project,
-            repo: view.repo,
-            pr_id: pr.id,
-          }),
+        () => showPullRequest(view, pr.id),
       ),
       action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
       el("span", { field: "status", class: "muted" }),
@@ -277,13 +281,7 @@ function drawList(view) {
     const open = action(
       "open",
       `#${pr.id} ${pr.title}`,
-      () =>
-        showHere("show", {
-          kind: "pull_request",
-          project: view.project,
-          repo: view.repo,
-          pr_id: pr.id,
-        }),
+      () => showPullRequest(view, pr.id),
     );
     if (open) open.dataset.pr = pr.id;
     const b = pr.builds;
