@@ -6,14 +6,10 @@
  * process and added as they are to every server instance (HTTP builds one per
  * request), so an instance costs the SDK's bookkeeping alone.
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  type ClientCapabilities,
-  type ServerContext,
-} from "../deps/mcp.ts";
+import type { ServerContext } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { Tool, ToolContext, ToolEntry } from "../tools/kit/define.ts";
-import { declaresApps } from "../tools/kit/apps.ts";
+import { declaresApps, requestCapabilities } from "../tools/kit/apps.ts";
 import { auditRegistration } from "./audited_registration.ts";
 import { exposedTools } from "./choices.ts";
 import { type CallPolicy, CAUTIOUS, confirmationsOf } from "./call_policy.ts";
@@ -28,20 +24,6 @@ import { type Registration, registrationOf } from "./sdk_registration.ts";
  * request the call arrived in (`ctx.http.authInfo`).
  */
 export type ClientSource = (ctx: ServerContext) => BitbucketClient;
-
-/**
- * The capabilities of the client that sent this request: its own on a
- * 2026-07-28 request (the envelope), else those declared at `initialize`
- * (on a 2025-era HTTP request, which no instance saw initialize, only what
- * its apps session id remembers: server/apps_session.ts).
- */
-function requestCapabilities(
-  ctx: ServerContext,
-  connection: ClientCapabilities | undefined,
-): ClientCapabilities | undefined {
-  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
-  return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined ?? connection;
-}
 
 /** Whether a call of `tool` is held for the person under `policy`. */
 function asks(tool: Tool, policy: CallPolicy): boolean {
@@ -66,7 +48,9 @@ export function toolRegistration(
     const toolCtx: ToolContext = {
       bitbucket: observed.withSignal(ctx.mcpReq.signal),
       exposed,
-      apps: declaresApps(requestCapabilities(ctx, connection())),
+      apps: declaresApps(
+        requestCapabilities(ctx.mcpReq.envelope as Record<string, unknown>, connection()),
+      ),
     };
     if (!asks(tool, policy)) return await tool.call(args, toolCtx);
     return await guardedCall({

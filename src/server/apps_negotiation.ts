@@ -9,25 +9,20 @@
  * revision's client reads the capabilities it knows. A call that arrives
  * anyway is the tool's to answer (the view tool says nothing was shown).
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  type ClientCapabilities,
-  isJSONRPCRequest,
-  type McpServer,
-} from "../deps/mcp.ts";
-import { declaresApps } from "../tools/kit/apps.ts";
+import { isJSONRPCRequest, type McpServer } from "../deps/mcp.ts";
+import { declaresApps, requestCapabilities } from "../tools/kit/apps.ts";
 import { hookTransports } from "./transport_hook.ts";
 
 /** `server`, its `tools/list` answers without `appTools` for clients that did not declare the extension. */
 export function negotiatingApps(server: McpServer, appTools: ReadonlySet<string>): void {
   if (appTools.size === 0) return;
-  // Per tools/list request in flight: the capabilities its own envelope carried, if any.
-  const listing = new Map<string | number, ClientCapabilities | undefined>();
+  // Per tools/list request in flight: the envelope it carried, if any.
+  const listing = new Map<string | number, Record<string, unknown> | undefined>();
   hookTransports(server, {
     receive(message, extra, deliver) {
       if (isJSONRPCRequest(message) && message.method === "tools/list") {
         const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-        listing.set(message.id, meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities);
+        listing.set(message.id, meta);
       }
       return deliver(message, extra);
     },
@@ -38,7 +33,8 @@ export function negotiatingApps(server: McpServer, appTools: ReadonlySet<string>
       listing.delete(m.id);
       const result = m.result as { tools?: { name: string }[] } | undefined;
       if (!Array.isArray(result?.tools)) return send(message, options);
-      if (declaresApps(own ?? server.server.getClientCapabilities())) return send(message, options);
+      const capabilities = requestCapabilities(own, server.server.getClientCapabilities());
+      if (declaresApps(capabilities)) return send(message, options);
       const tools = result.tools.filter((t) => !appTools.has(t.name));
       return send({ ...message, result: { ...result, tools } } as typeof message, options);
     },

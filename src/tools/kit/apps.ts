@@ -5,7 +5,7 @@
  * test of whether a client declared it. Kept apart from the page and the
  * view's data code, which load on first use.
  */
-import type { ClientCapabilities } from "../../deps/mcp.ts";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities } from "../../deps/mcp.ts";
 
 /** The extension's identifier, under `capabilities.extensions`. */
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
@@ -51,4 +51,17 @@ export function declaresApps(capabilities: ClientCapabilities | undefined): bool
     ?.extensions;
   const ui = extensions?.[APPS_EXTENSION] as { mimeTypes?: unknown } | undefined;
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APPS_MIME);
+}
+
+/**
+ * The capabilities of the client that sent a request: its own, from the
+ * request's `_meta` envelope (2026-07-28), else those it declared at
+ * `initialize` (`declared`: on a 2025-era HTTP request, which no instance
+ * saw initialize, only what its apps session id remembers).
+ */
+export function requestCapabilities(
+  envelope: Record<string, unknown> | undefined,
+  declared: ClientCapabilities | undefined,
+): ClientCapabilities | undefined {
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined ?? declared;
 }
