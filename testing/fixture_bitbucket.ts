@@ -24,6 +24,11 @@ export interface Route {
   /** Computes the body from the request (for generated data such as long paged listings); may be async. */
   respond?: (seen: SeenRequest) => unknown;
   /**
+   * Refuses a request a real server refuses (a field it requires, missing):
+   * the status and the body it answers with, or undefined to answer as usual.
+   */
+  refuse?: (seen: SeenRequest) => { status: number; body: unknown } | undefined;
+  /**
    * Waits this long before answering. A client that gives up meanwhile is
    * seen: the request is marked `aborted` and no answer is sent.
    */
@@ -196,6 +201,8 @@ export function startFixtureBitbucket(
       seen.aborted = true;
       return new Response(null, { status: 499 });
     }
+    const refusal = route.refuse?.(seen);
+    if (refusal !== undefined) return Response.json(refusal.body, { status: refusal.status });
     const status = route.status ?? 200;
     if (route.fault === "drop") {
       const start = new TextEncoder().encode('{"values":[');

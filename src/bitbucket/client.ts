@@ -13,6 +13,12 @@ import { type BitbucketBytes, parseEntityOf, readAnswer, readBytes } from "./res
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from "./retry.ts";
 import { type Method, type Query, Transport } from "./transport.ts";
 import { type Exchange, observingFetch } from "./exchanges.ts";
+import {
+  APPLICATION_PROPERTIES_PATH,
+  ServerFacts,
+  type ServerVersion,
+  versionOfProperties,
+} from "./server_version.ts";
 
 export type { BitbucketBytes } from "./response.ts";
 export type { Method, Query } from "./transport.ts";
@@ -41,6 +47,11 @@ export interface BitbucketClientOptions {
   clientCertificate?: ClientCertificate;
   /** Told each time a read is about to be tried again (the metrics count retries). */
   onRetry?: () => void;
+  /**
+   * What is known of the server (its version), shared by every client of it;
+   * a client made without one starts its own, which the clients it derives share.
+   */
+  serverFacts?: ServerFacts;
 }
 
 /** One request to the REST API, and the schema its answer is parsed with. */
@@ -94,7 +105,7 @@ export class BitbucketClient {
   #signal: AbortSignal | undefined;
 
   constructor(options: BitbucketClientOptions) {
-    this.#options = options;
+    this.#options = { ...options, serverFacts: options.serverFacts ?? new ServerFacts() };
     this.#hints = hintTable(options.hints);
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
@@ -157,6 +168,25 @@ export class BitbucketClient {
       const source = { method, path, status: answer.status };
       const parsed = parseEntityOf(schema, answer.body, source, this.#hints);
       return { body: parsed, headers: answer.headers, status: answer.status };
+    });
+  }
+
+  /**
+   * The server's version, read from `application-properties` the first time
+   * any client sharing these server facts asks; undefined when the server does
+   * not say (the caller then cannot tell what it lacks). A failed read throws
+   * and is tried again next time.
+   */
+  serverVersion(): Promise<ServerVersion | undefined> {
+    return this.#options.serverFacts!.version(async () => {
+      const raw = await this.getBytes({ path: APPLICATION_PROPERTIES_PATH, maxBytes: 64 * 1024 });
+      let body: unknown;
+      try {
+        body = JSON.parse(new TextDecoder().decode(raw.bytes));
+      } catch {
+        return undefined;
+      }
+      return versionOfProperties(body);
     });
   }
 

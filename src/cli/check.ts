@@ -10,6 +10,7 @@ import { basePath, restPrefix } from "../bitbucket/base_path.ts";
 import { isHtml } from "../bitbucket/body.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
+import { APPLICATION_PROPERTIES_PATH, parseVersion } from "../bitbucket/server_version.ts";
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
@@ -20,6 +21,7 @@ import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import { checkClientCertificate } from "./client_cert_check.ts";
 import { checkPolicy } from "./check_policy.ts";
+import { versionLine } from "./check_version.ts";
 import type { Flags } from "./flags.ts";
 import { CLI_HINTS } from "./hints.ts";
 import { type Logger, loggingFetch } from "./log.ts";
@@ -56,7 +58,7 @@ export interface CheckInputs {
 }
 
 /** The REST resource that names Bitbucket's version; it needs no login. */
-const PROPERTIES_PATH = "/api/latest/application-properties";
+const PROPERTIES_PATH = APPLICATION_PROPERTIES_PATH;
 
 /** Runs every check in order, handing each line to `report` as soon as it is known; true when all passed. */
 export async function runChecks(
@@ -241,8 +243,7 @@ async function checkBitbucket(response: Response, probe: URL): Promise<CheckLine
       const name = typeof displayName === "string" ? `, "${displayName}"` : "";
       return {
         name: "bitbucket",
-        status: "pass",
-        detail: `Bitbucket Data Center ${version}${build}${name}`,
+        ...versionLine(`Bitbucket Data Center ${version}${build}${name}`, parseVersion(version)),
       };
     }
   }

@@ -20,6 +20,7 @@ import {
 } from "../deps/mcp.ts";
 import type { Hints } from "../bitbucket/advice.ts";
 import { BitbucketClient } from "../bitbucket/client.ts";
+import { ServerFacts } from "../bitbucket/server_version.ts";
 import type { SharedConfig } from "../config.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import type { CallPolicy } from "../policy/call_policy.ts";
@@ -184,6 +185,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const bitbucketFetch = metrics ? metrics.countingFetch(options.fetch ?? fetch) : options.fetch;
   const allowed = allowedHostnames(options.listenHostname, options.allowHosts);
   const gate = oauthGateFor(options, MCP_PATH);
+  // Every caller's client talks to the one server: its version is read once for all of them.
+  const serverFacts = new ServerFacts();
   // A client for the token of the request a call arrived in: made when the call runs, used by
   // that call alone, never kept.
   const clients: ClientSource = (ctx) => {
@@ -200,6 +203,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       fetch: gate ? gate.watching(auth.token, bitbucketFetch) : bitbucketFetch,
       hints: options.hints,
       onRetry: metrics?.retry,
+      serverFacts,
     });
   };
   const all = withScopes(gate, registrations(tools, clients, options.policy));

@@ -4,9 +4,9 @@
  */
 import { AS_CALLER } from "./pull_requests.ts";
 import type { DomainCases } from "./types.ts";
+import { versionRoute } from "./server_version.ts";
 
-/** What Bitbucket says about itself; it needs no login. */
-export const APPLICATION_PROPERTIES = "/api/latest/application-properties";
+export { APPLICATION_PROPERTIES } from "./server_version.ts";
 /** A resource only an authenticated user may read: `check` learns the caller from its X-AUSERNAME. */
 export const RECENT_REPOS = "/api/latest/profile/recent/repos";
 
@@ -16,11 +16,7 @@ export const RECENT_REPOS = "/api/latest/profile/recent/repos";
  */
 export const system: DomainCases = {
   routes: [
-    {
-      method: "GET",
-      path: APPLICATION_PROPERTIES,
-      fixture: "system/application-properties.json",
-    },
+    versionRoute(),
     {
       method: "GET",
       path: RECENT_REPOS,

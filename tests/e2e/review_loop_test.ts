@@ -11,6 +11,8 @@
 import assert from "node:assert/strict";
 import { builds, FIRST_ANNOTATION } from "../../testing/cases/builds.ts";
 import { CALLER, PR, pullRequests, REPO } from "../../testing/cases/pull_requests.ts";
+import { storedComment } from "../../testing/cases/stored_comment.ts";
+import { APPLICATION_PROPERTIES } from "../../testing/cases/server_version.ts";
 import { jira, PR_ISSUES } from "../../testing/cases/jira.ts";
 import { readFixture, type Route } from "../../testing/fixture_bitbucket.ts";
 import { connect, firstText, type Harness } from "../../testing/harness.ts";
@@ -31,14 +33,14 @@ const REVIEW_ROUTES: Route[] = [
     method: "POST",
     path: `${PR}/comments`,
     status: 201,
-    fixture: "pull_requests/pending-comment-created.json",
+    respond: storedComment("pull_requests/pending-comment-created.json"),
     once: true,
   },
   {
     method: "POST",
     path: `${PR}/comments`,
     status: 201,
-    fixture: "pull_requests/multiline-comment-created.json",
+    respond: storedComment("pull_requests/multiline-comment-created.json"),
     once: true,
   },
 ];
@@ -158,6 +160,7 @@ Deno.test("review loop: from the open pull requests to a merge, as Bitbucket ans
       anchor: {
         path: "docs/login.md",
         srcPath: "docs/auth.md",
+        diffType: "EFFECTIVE",
         line: 1,
         lineType: "ADDED",
         fileType: "TO",
@@ -177,14 +180,21 @@ Deno.test("review loop: from the open pull requests to a merge, as Bitbucket ans
     line: 9,
     pending: true,
   });
-  assert.deepEqual(onRange.sent.map((r) => r.body), [{
+  // A range needs 9.3: the server's version is read first (once per server).
+  assert.deepEqual(onRange.sent.map((r) => `${r.method} ${r.path}`), [
+    `GET ${APPLICATION_PROPERTIES}`,
+    `POST ${PR}/comments`,
+  ]);
+  assert.deepEqual(onRange.sent.filter((r) => r.method === "POST").map((r) => r.body), [{
     text: "These two checks repeat each other; loop over the fields instead.",
     anchor: {
       path: "src/login/validate.ts",
+      diffType: "EFFECTIVE",
       line: 9,
       lineType: "ADDED",
       fileType: "TO",
       multilineMarker: { startLine: 4, startLineType: "ADDED" },
+      multilineSpan: { dstSpanStart: 4, dstSpanEnd: 9 },
     },
     state: "PENDING",
   }]);

@@ -13,6 +13,7 @@ const AnchorOut = z.object({
   srcPath: z.string().optional().describe("Old path of a moved or copied file"),
   startLine: z.number().int().optional().describe("First line of a multiline comment"),
   startLineType: z.string().optional(),
+  orphaned: z.boolean().optional().describe("Outdated: its line is gone from the diff"),
 });
 
 const CommentFields = CommentBase.extend({
@@ -53,7 +54,7 @@ function anchorOut(
   anchor: z.infer<typeof CommentAnchor> | undefined,
 ): z.infer<typeof AnchorOut> | undefined {
   if (anchor === undefined) return undefined;
-  const { path, line, lineType, fileType, srcPath, multilineMarker } = anchor;
+  const { path, line, lineType, fileType, srcPath, multilineMarker, orphaned } = anchor;
   return {
     path,
     line,
@@ -62,6 +63,7 @@ function anchorOut(
     srcPath,
     startLine: multilineMarker?.startLine,
     startLineType: multilineMarker?.startLineType,
+    orphaned: orphaned || undefined,
   };
 }
 

@@ -8,6 +8,7 @@ import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { apiPath } from "../../bitbucket/path.ts";
+import { requireFeature } from "../../bitbucket/features.ts";
 import { choiceArg, idArg, PrArgs, textArg } from "../kit/args.ts";
 import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
@@ -64,6 +65,8 @@ export const updatePrComment = defineTool({
         `Cannot ${action}: nothing to change (hint: give text, thread_resolved or task_state)`,
       );
     }
+    // Below 8.9 a thread resolution is taken and ignored.
+    if (thread_resolved !== undefined) await requireFeature(bitbucket, "threadResolution", action);
     const path = commentPath(project, repo, pr_id, comment_id);
     const current = await readComment(bitbucket, path);
     if (task_state !== undefined && current.severity !== "BLOCKER") {
@@ -173,7 +176,14 @@ export const applyPrSuggestion = defineTool({
     };
   },
   async handler(args, { bitbucket, confirmed }) {
-    const { project, repo, pr_id, comment_id, suggestion_index, message } = args;
+    const { project, repo, pr_id, comment_id, suggestion_index } = args;
+    // Real servers read the commit message from `message` and refuse an empty one.
+    const message = args.message ?? `Apply suggestion from comment ${comment_id}`;
+    if (message.trim() === "") {
+      throw new Error(
+        `Cannot apply the suggestion of comment ${comment_id}: message is empty (hint: leave it out for the default, or write one)`,
+      );
+    }
     const comment = await readComment(
       bitbucket,
       commentPath(project, repo, pr_id, comment_id),
@@ -188,7 +198,7 @@ export const applyPrSuggestion = defineTool({
         commentVersion: comment.version,
         pullRequestVersion: confirmed?.version ?? before.version,
         suggestionIndex: suggestion_index ?? 0,
-        commitMessage: message,
+        message,
       },
     }).catch(rethrowDuring(`apply the suggestion of comment ${comment_id}`));
     // Bitbucket answers 204: the new head is read from the pull request.

@@ -4,6 +4,8 @@ import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { choiceArg, idArg, lineArg, PagingArgs, pathArg, PrArgs, textArg } from "../kit/args.ts";
 import { defineTool, READ_ONLY, safeWrite } from "../kit/define.ts";
 import { prPath } from "../../bitbucket/pull_requests.ts";
+import { requireFeature } from "../../bitbucket/features.ts";
+import { anchorFor, LINE_TYPES } from "./_anchor.ts";
 import { collectKept, listThreads } from "../../bitbucket/threads.ts";
 import { CommentOut, commentOut, TaskOut, taskOut } from "./_comment_shape.ts";
 import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
@@ -29,6 +31,14 @@ export const listPrComments = defineTool({
   output: pagedOutput("comments", CommentOut),
   async handler(args, { bitbucket }) {
     const { project, repo, pr_id, path, state, resolved, limit, start } = args;
+    // Below 8.9 no thread is ever resolved: a filter on it would quietly say so of every one.
+    if (resolved !== undefined) {
+      await requireFeature(
+        bitbucket,
+        "threadResolution",
+        `list pull request #${pr_id}'s comments by resolution`,
+      );
+    }
     const keep = wanted(state, resolved);
     if (path === undefined) {
       const page = await listThreads(
@@ -40,13 +50,15 @@ export const listPrComments = defineTool({
       return pagedResult("comments", page, (t) => commentOut(t.comment, t.anchor));
     }
     // One file's comments carry their anchor themselves; the filter is also applied
-    // here, for servers that ignore the state they are sent.
+    // here, for servers that ignore the state they are sent. Real servers list only
+    // comments whose line still exists unless asked for ALL: after a rescope the
+    // orphaned (outdated) ones would vanish.
     const page = await collectKept(
       bitbucket,
       prPath(project, repo, pr_id, "/comments"),
       Comment,
       { start, limit },
-      { path, state },
+      { path, state, anchorState: "ALL" },
       keep,
     );
     return pagedResult("comments", page, (c) => commentOut(c));
@@ -77,11 +89,6 @@ export const listPrTasks = defineTool({
   },
 });
 
-const LINE_TYPES = ["ADDED", "REMOVED", "CONTEXT"] as const;
-
-/** The side a line of each kind is numbered on by default: a context line by its old number, as Bitbucket's own UI anchors it. */
-const SIDE = { ADDED: "TO", REMOVED: "FROM", CONTEXT: "FROM" } as const;
-
 export const addPrComment = defineTool({
   name: "add_pr_comment",
   toolset: "pull_requests",
@@ -96,9 +103,8 @@ export const addPrComment = defineTool({
     parent_id: idArg("Reply to this comment").optional(),
     path: pathArg("File").optional(),
     src_path: pathArg("Old path of a moved file").optional(),
-    line: lineArg("Line on file_type's side").optional(),
+    line: lineArg("New-side number; old-side for REMOVED").optional(),
     line_type: choiceArg(LINE_TYPES, "Default ADDED").optional(),
-    file_type: choiceArg(["FROM", "TO"] as const, "Default TO for ADDED, else FROM").optional(),
     start_line: lineArg("Range start").optional(),
     start_line_type: choiceArg(LINE_TYPES, "Default line_type").optional(),
     task: z.boolean().optional().describe("As a task: blocks merging"),
@@ -107,12 +113,13 @@ export const addPrComment = defineTool({
   output: z.object({ comment: CommentOut }),
   async handler(args, { bitbucket }) {
     const { project, repo, pr_id, text, parent_id, path, src_path, line, task, pending } = args;
-    const refuse = (why: string) => new Error(`Cannot comment on pull request #${pr_id}: ${why}`);
+    const action = `comment on pull request #${pr_id}`;
+    const refuse = (why: string) => new Error(`Cannot ${action}: ${why}`);
     if ((line !== undefined || src_path !== undefined) && path === undefined) {
       throw refuse("line and src_path need path");
     }
-    if ((args.line_type ?? args.file_type ?? args.start_line) !== undefined && line === undefined) {
-      throw refuse("line_type, file_type and start_line need line");
+    if ((args.line_type ?? args.start_line) !== undefined && line === undefined) {
+      throw refuse("line_type and start_line need line");
     }
     if (args.start_line_type !== undefined && args.start_line === undefined) {
       throw refuse("start_line_type needs start_line");
@@ -120,23 +127,23 @@ export const addPrComment = defineTool({
     if (parent_id !== undefined && path !== undefined) {
       throw refuse("a reply (parent_id) sits in its parent's thread; give parent_id or path");
     }
-    const lineType = args.line_type ?? "ADDED";
-    const startType = args.start_line_type ?? lineType;
-    if (args.start_line !== undefined && startType === lineType && args.start_line >= line!) {
-      throw refuse("start_line must come before line");
+    if (pending && path === undefined && parent_id === undefined) {
+      // Data Center publishes a draft that is not on a file at once, for everyone to see.
+      throw refuse(
+        "Bitbucket keeps a draft private only when it is on a file (hint: give path, or leave pending out to post it now)",
+      );
     }
-    const anchor = path === undefined ? undefined : {
+    const anchored = path === undefined ? undefined : anchorFor({
       path,
       srcPath: src_path,
-      ...(line === undefined ? {} : {
-        line,
-        lineType,
-        fileType: args.file_type ?? SIDE[lineType],
-        multilineMarker: args.start_line === undefined
-          ? undefined
-          : { startLine: args.start_line, startLineType: startType },
-      }),
-    };
+      line,
+      lineType: args.line_type,
+      startLine: args.start_line,
+      startLineType: args.start_line_type,
+    });
+    if (anchored !== undefined && "refused" in anchored) throw refuse(anchored.refused);
+    // Below 9.3 a range is stored as its last line alone, a suggestion on it applied to that line.
+    if (anchored?.range) await requireFeature(bitbucket, "multilineComments", action);
     const { body: comment } = await bitbucket.request({
       method: "POST",
       path: prPath(project, repo, pr_id, "/comments"),
@@ -144,7 +151,7 @@ export const addPrComment = defineTool({
       body: {
         text,
         parent: parent_id === undefined ? undefined : { id: parent_id },
-        anchor,
+        anchor: anchored?.anchor,
         severity: task ? "BLOCKER" : undefined,
         state: pending ? "PENDING" : undefined,
       },

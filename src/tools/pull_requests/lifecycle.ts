@@ -7,6 +7,7 @@ import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { apiPath } from "../../bitbucket/path.ts";
+import { requireFeature } from "../../bitbucket/features.ts";
 import {
   choiceArg,
   PrArgs,
@@ -49,6 +50,8 @@ export const createPullRequest = defineTool({
   }),
   async handler(args, { bitbucket }) {
     const { project, repo, from_ref, title, to_ref, description, draft } = args;
+    // Below 8.18 the draft flag is ignored: the reviewers would be notified of a normal pull request.
+    if (draft) await requireFeature(bitbucket, "draftPullRequests", "open a draft pull request");
     const fromRef = qualifyBranch(from_ref);
     const toRef = to_ref === undefined
       ? (await bitbucket.request({
@@ -124,6 +127,9 @@ export const updatePullRequest = defineTool({
       throw new Error(
         `Cannot update pull request #${pr_id}: nothing to change (hint: give at least one of title, description, reviewers, to_ref or draft)`,
       );
+    }
+    if (draft) {
+      await requireFeature(bitbucket, "draftPullRequests", `make pull request #${pr_id} a draft`);
     }
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     // Bitbucket's update replaces the pull request's fields wholesale (an absent
@@ -321,6 +327,8 @@ export const enableAutoMerge = defineTool({
   input: PrArgs.extend({ strategy: StrategyArg.optional() }),
   output: z.object({ autoMerge: AutoMergeOut }),
   async confirm({ project, repo, pr_id, strategy }, { bitbucket }) {
+    // Below 8.15 the request is a plain merge: refused before the person is asked.
+    await requireFeature(bitbucket, "autoMerge", `enable auto-merge of pull request #${pr_id}`);
     const pr = await describePr(bitbucket, project, repo, pr_id);
     return {
       message: `Merge ${pr.text} ${
@@ -331,6 +339,7 @@ export const enableAutoMerge = defineTool({
     };
   },
   async handler({ project, repo, pr_id, strategy }, { bitbucket, confirmed }) {
+    await requireFeature(bitbucket, "autoMerge", `enable auto-merge of pull request #${pr_id}`);
     const current = await versionOf(bitbucket, project, repo, pr_id, confirmed?.version);
     const pr = await postVersioned(
       bitbucket,
@@ -354,6 +363,7 @@ export const disableAutoMerge = defineTool({
   input: PrArgs,
   output: z.object({ autoMerge: AutoMergeOut }),
   async handler({ project, repo, pr_id }, { bitbucket }) {
+    await requireFeature(bitbucket, "autoMerge", `cancel auto-merge of pull request #${pr_id}`);
     await bitbucket.request({
       method: "DELETE",
       path: prPath(project, repo, pr_id, "/auto-merge"),

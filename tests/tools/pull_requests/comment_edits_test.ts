@@ -233,9 +233,14 @@ const suggestions: {
   body: Record<string, unknown>;
 }[] = [
   {
-    why: "the first suggestion, with Bitbucket's commit message",
+    why: "the first suggestion, with a commit message naming the comment",
     args: {},
-    body: { commentVersion: 0, pullRequestVersion: 3, suggestionIndex: 0 },
+    body: {
+      commentVersion: 0,
+      pullRequestVersion: 3,
+      suggestionIndex: 0,
+      message: "Apply suggestion from comment 309",
+    },
   },
   {
     why: "a chosen suggestion with a commit message",
@@ -244,7 +249,7 @@ const suggestions: {
       commentVersion: 0,
       pullRequestVersion: 3,
       suggestionIndex: 1,
-      commitMessage: "Raise the minimum password length",
+      message: "Raise the minimum password length",
     },
   },
 ];
@@ -277,6 +282,18 @@ for (const c of suggestions) {
     });
   });
 }
+
+Deno.test("apply_pr_suggestion refuses an empty commit message before any write", async () => {
+  await using h = await connect({ selection: { yolo: true }, routes: pullRequests.routes });
+  const { isError, text } = await call(h, "apply_pr_suggestion", {
+    ...ARGS,
+    comment_id: 309,
+    message: "  ",
+  });
+  assert.ok(isError);
+  assert.match(text, /^Cannot apply the suggestion of comment 309: message is empty/);
+  assert.deepEqual(seen(h).filter((r) => r.method !== "GET"), []);
+});
 
 Deno.test("apply_pr_suggestion refused because the comment changed says so", async () => {
   await using h = await connect({
