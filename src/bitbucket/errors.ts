@@ -4,7 +4,7 @@
  * written for a model to act on: the failed request, then details after a colon.
  */
 import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
-import { cleanText } from "./untrusted_text.ts";
+import { cleanText, quoted } from "./untrusted_text.ts";
 
 /** What went wrong, in a closed vocabulary; {@link kindForStatus} maps HTTP statuses onto it. */
 export type BitbucketErrorKind =
@@ -171,7 +171,27 @@ const EXCEPTION_HINTS: [RegExp, string][] = [
     /MergeVetoedException$/,
     "each veto is a merge check to satisfy first (approvals, builds, tasks); deal with them, then retry",
   ],
+  [
+    /InvalidPullRequestReviewersException$/,
+    "leave the refused reviewers out of reviewers and retry (find_users finds the right usernames)",
+  ],
+  [
+    /CommentDeletionException$/,
+    "a comment with replies cannot be deleted; edit its text instead",
+  ],
 ];
+
+/** A refused reviewer as text: the name as sent, then Bitbucket's reason. */
+function reviewerErrorText(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { context, message } = error as Record<string, unknown>;
+  if (typeof context !== "string") {
+    return typeof message === "string" ? cleanText(message) : undefined;
+  }
+  return typeof message === "string"
+    ? `${quoted(context)} (${cleanText(message)})`
+    : quoted(context);
+}
 
 /** A merge check's veto as text: its summary, then its detail when that adds anything. */
 function vetoText(veto: unknown): string | undefined {
@@ -202,6 +222,10 @@ function detailText(detail: BitbucketErrorDetail): string | undefined {
   const vetoes = Array.isArray(detail.vetoes)
     ? detail.vetoes.map(vetoText).filter((v): v is string => v !== undefined)
     : [];
+  const reviewers = Array.isArray(detail.reviewerErrors)
+    ? detail.reviewerErrors.map(reviewerErrorText).filter((r): r is string => r !== undefined)
+    : [];
+  if (reviewers.length > 0) parts.push(`reviewers refused: ${reviewers.join(", ")}`);
   if (vetoes.length > 0) {
     parts.push(
       `vetoed by ${vetoes.length} merge check(s): ${

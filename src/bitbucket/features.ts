@@ -22,51 +22,78 @@ export interface Feature {
   readonly toolset: string;
   /** The REST resources or fields it consists of. */
   readonly uses: string;
+  /** Where the version comes from (details in fixtures/README.md). */
+  readonly source: string;
 }
 
-/** Every version-gated feature the tools use, oldest first. */
+/**
+ * Every version-gated feature the tools use, oldest first. Those older than
+ * {@link OLDEST_SUPPORTED} are here for the record (and for `check` on an
+ * unsupported server); the tools gate the newer ones.
+ */
 export const FEATURES = {
   insights: {
     what: "Code Insights reports",
     since: "5.15",
     toolset: "builds",
     uses: "/rest/insights/latest/…/reports",
+    source: "Atlassian's Code Insights documentation (Bitbucket Server 5.15)",
+  },
+  blockerComments: {
+    what: "tasks as blocker comments",
+    since: "7.2",
+    toolset: "pull_requests",
+    uses: "…/pull-requests/{id}/blocker-comments",
+    source: "9.4 OpenAPI: the old /tasks deprecated in 7.2; git-spice",
+  },
+  pendingComments: {
+    what: "draft comments and reviews",
+    since: "7.7",
+    toolset: "pull_requests",
+    uses: "a comment's state PENDING, …/pull-requests/{id}/review",
+    source: "git-spice pull request #1415; verified on 8.9.4 and 9.3 by two peers",
   },
   repositoryBuilds: {
     what: "build statuses stored per repository",
-    since: "7.4",
+    since: "7.14",
     toolset: "builds",
-    uses: "/rest/api/latest/…/commits/{id}/builds",
+    uses: "/rest/api/latest/…/commits/{id}/builds?key=",
+    source: "9.4 OpenAPI (Since 7.14)",
   },
   requiredBuilds: {
     what: "required builds",
     since: "7.14",
     toolset: "builds",
     uses: "/rest/required-builds/latest/…/conditions",
+    source: "released with the per-repository builds (7.14); documented from 8.3 on",
   },
   threadResolution: {
     what: "resolved comment threads",
     since: "8.9",
     toolset: "pull_requests",
     uses: "a comment's threadResolved",
+    source: "pavel-kalmykov/bitbucket-server-mcp end-to-end suite (7.21 to 10.2)",
   },
   autoMerge: {
     what: "auto-merge",
     since: "8.15",
     toolset: "pull_requests",
     uses: "POST …/merge with autoMerge, …/auto-merge",
+    source: "renovate's Bitbucket Server platform (refuses below 8.15.0)",
   },
   draftPullRequests: {
     what: "draft pull requests",
     since: "8.18",
     toolset: "pull_requests",
     uses: "a pull request's draft",
+    source: "Atlassian's REST API changelog (Data Center 8.18)",
   },
   multilineComments: {
     what: "multi-line comments and suggestions",
     since: "9.3",
     toolset: "pull_requests",
     uses: "an anchor's multilineMarker and multilineSpan",
+    source: "BSERV-12219; verified on 9.3.2 (b1ff/atlassian-dc-mcp pull request #43)",
   },
 } as const satisfies Record<string, Feature>;
 

@@ -9,6 +9,7 @@ import { changedPaths, type DiffSource } from "./diff/read.ts";
 import { PullRequest } from "./entities/pull_request.ts";
 import { type Collected, collectPages } from "./paging.ts";
 import { apiPath } from "./path.ts";
+import { BitbucketError } from "./errors.ts";
 
 /** The REST path of a pull request; `rest` is appended as trusted literal text. */
 export function prPath(project: string, repo: string, id: number, rest = ""): string {
@@ -62,4 +63,63 @@ export function prDiffSource(
     subject: "the pull request",
     hint: "list_pr_changes lists the changed paths",
   };
+}
+
+/** What an update sends: every field Bitbucket replaces wholesale, reviewers by username. */
+export interface PullRequestUpdate {
+  version: number;
+  title: string;
+  description?: string;
+  reviewers: string[];
+  toRef: unknown;
+  draft?: boolean;
+}
+
+/**
+ * The usernames Bitbucket refused as reviewers (a 409
+ * InvalidPullRequestReviewersException names each in `reviewerErrors`, as
+ * renovate reads it), or undefined for any other failure.
+ */
+export function refusedReviewers(error: unknown): string[] | undefined {
+  if (!(error instanceof BitbucketError) || error.kind !== "conflict") return undefined;
+  const invalid = error.details.filter((d) =>
+    typeof d.exceptionName === "string" &&
+    d.exceptionName.endsWith("InvalidPullRequestReviewersException")
+  );
+  if (invalid.length === 0 || invalid.length !== error.details.length) return undefined;
+  const names = invalid.flatMap((d) => Array.isArray(d.reviewerErrors) ? d.reviewerErrors : [])
+    .map((e) => (e as Record<string, unknown> | null)?.context)
+    .filter((name): name is string => typeof name === "string");
+  return names.length > 0 ? names : undefined;
+}
+
+/**
+ * Updates a pull request. Bitbucket needs the whole reviewer list with every
+ * update and refuses all of it when one reviewer is no longer valid (left the
+ * company, lost access): when `mayDrop` allows the refused ones (the caller
+ * did not ask to change reviewers, and none of them gave a verdict), the update
+ * is sent once more without them, and they are returned as dropped.
+ */
+export async function updatePullRequestFields(
+  bitbucket: BitbucketClient,
+  path: string,
+  update: PullRequestUpdate,
+  mayDrop: (refused: string[]) => boolean,
+): Promise<{ pr: z.infer<typeof PullRequest>; dropped: string[] }> {
+  const put = (reviewers: string[]) =>
+    bitbucket.request({
+      method: "PUT",
+      path,
+      schema: PullRequest,
+      body: { ...update, reviewers: reviewers.map((name) => ({ user: { name } })) },
+    });
+  try {
+    return { pr: (await put(update.reviewers)).body, dropped: [] };
+  } catch (error) {
+    const refused = refusedReviewers(error);
+    if (refused === undefined || !mayDrop(refused)) throw error;
+    const gone = new Set(refused.map((name) => name.toLowerCase()));
+    const kept = update.reviewers.filter((name) => !gone.has(name.toLowerCase()));
+    return { pr: (await put(kept)).body, dropped: refused };
+  }
 }

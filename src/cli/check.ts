@@ -99,8 +99,8 @@ export async function runChecks(
         }${presented ? `, our client certificate accepted` : ""}`,
       });
       const found = await checkBitbucket(answer, probe);
-      bitbucket = found.status === "pass";
-      emit(found);
+      bitbucket = found.answered;
+      emit(found.line);
     } else {
       emit({
         name: "connection",
@@ -227,7 +227,11 @@ async function fetchProbe(
   }
 }
 
-async function checkBitbucket(response: Response, probe: URL): Promise<CheckLine> {
+/** The bitbucket line, and whether Bitbucket answered (even one too old to support). */
+async function checkBitbucket(
+  response: Response,
+  probe: URL,
+): Promise<{ line: CheckLine; answered: boolean }> {
   const contentType = response.headers.get("content-type") ?? "";
   const text = await response.text();
   if (response.status === 200 && !isHtml(contentType, text)) {
@@ -241,13 +245,14 @@ async function checkBitbucket(response: Response, probe: URL): Promise<CheckLine
     if (typeof version === "string") {
       const build = typeof buildNumber === "string" ? ` (build ${buildNumber})` : "";
       const name = typeof displayName === "string" ? `, "${displayName}"` : "";
+      const found = `Bitbucket Data Center ${version}${build}${name}`;
       return {
-        name: "bitbucket",
-        ...versionLine(`Bitbucket Data Center ${version}${build}${name}`, parseVersion(version)),
+        line: { name: "bitbucket", ...versionLine(found, parseVersion(version)) },
+        answered: true,
       };
     }
   }
-  return {
+  const line: CheckLine = {
     name: "bitbucket",
     status: "fail",
     ...diagnoseNotBitbucket(
@@ -258,6 +263,7 @@ async function checkBitbucket(response: Response, probe: URL): Promise<CheckLine
       probe,
     ),
   };
+  return { line, answered: false };
 }
 
 async function checkToken(

@@ -49,9 +49,9 @@ function suggestionWithoutMessage(seen: SeenRequest) {
     status: 400,
     body: {
       errors: [{
-        context: "message",
-        message: "A commit message is required.",
-        exceptionName: "com.atlassian.bitbucket.validation.ArgumentValidationException",
+        context: null,
+        message: "'message' cannot be null or empty",
+        exceptionName: null,
       }],
     },
   };

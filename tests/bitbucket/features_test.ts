@@ -21,6 +21,8 @@ import { ARGS, call } from "../support/pr_calls.ts";
 /** The calls that need each feature. */
 const CALLS: Record<FeatureName, { tool: string; args: Record<string, unknown> }[]> = {
   insights: [],
+  blockerComments: [],
+  pendingComments: [],
   repositoryBuilds: [],
   requiredBuilds: [],
   threadResolution: [

@@ -9,6 +9,8 @@ import { diagnoseConnection } from "../../src/cli/check_diagnosis.ts";
 import { selectTools, type ToolSelection } from "../../src/policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
 import { APPLICATION_PROPERTIES, RECENT_REPOS, system } from "../../testing/cases/system.ts";
+import { versionRoute } from "../../testing/cases/server_version.ts";
+import { FEATURES } from "../../src/bitbucket/features.ts";
 import { fixtureWith } from "../support/disposable_fixture.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
 import { type Finished, runMain, scopedPermissions } from "../../testing/spawn.ts";
@@ -61,6 +63,16 @@ function exposure(selection: Partial<ToolSelection>): { total: string; perSet: s
 function assertMarks(run: CheckRun, marks: string): void {
   assert.equal(NAMES.map((n) => run.lines[n]?.mark).join(""), marks, run.stdout);
 }
+
+Deno.test("check: a Bitbucket older than a feature needs is named, with what it lacks; still exit 0", async () => {
+  await using fixture = fixtureWith([versionRoute("8.19.1"), ...system.routes]);
+  const run = await check({ BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const { what, since, toolset } = FEATURES.multilineComments;
+  assert.match(run.lines.bitbucket!.text, /Bitbucket Data Center 8\.19\.1 \(build 8019001\)/);
+  assert.ok(run.lines.bitbucket!.text.includes(`lacks ${what} (${since}, ${toolset})`));
+  assert.notEqual(run.lines.bitbucket!.mark, "✓");
+});
 
 Deno.test("check: every check passes against Bitbucket with a good token; exit 0, nothing on stderr", async () => {
   await using fixture = fixtureWith(system.routes);

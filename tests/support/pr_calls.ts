@@ -74,7 +74,10 @@ export const PullRequest = z.looseObject({
 });
 
 /** get_pull_request, and every write that answers with the pull request. */
-export const PullRequestPayload = z.looseObject({ pullRequest: PullRequest });
+export const PullRequestPayload = z.looseObject({
+  pullRequest: PullRequest,
+  reviewersDropped: z.array(z.string()).optional(),
+});
 
 /** create_pull_request: the pull request and the default reviewers it added. */
 export const CreatedPayload = z.looseObject({

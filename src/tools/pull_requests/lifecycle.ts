@@ -19,7 +19,8 @@ import {
   VersionArg,
 } from "../kit/args.ts";
 import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
-import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
+import { prPath, readPullRequest, updatePullRequestFields } from "../../bitbucket/pull_requests.ts";
+import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 import { defaultReviewers } from "./reviewers.ts";
@@ -103,7 +104,12 @@ export const updatePullRequest = defineTool({
     to_ref: refArg().optional(),
     draft: z.boolean().optional(),
   }),
-  output: z.object({ pullRequest: PullRequestOut }),
+  output: z.object({
+    pullRequest: PullRequestOut,
+    reviewersDropped: z.array(z.string()).optional().describe(
+      "Reviewers Bitbucket no longer accepts (not a user, no access), left out",
+    ),
+  }),
   async confirm({ project, repo, pr_id, reviewers }, { bitbucket }) {
     if (reviewers === undefined) return undefined;
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
@@ -134,23 +140,32 @@ export const updatePullRequest = defineTool({
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     // Bitbucket's update replaces the pull request's fields wholesale (an absent
     // reviewers list removes every reviewer), so what is not changing is sent as read.
-    const { body: updated } = await bitbucket.request({
-      method: "PUT",
-      path: prPath(project, repo, pr_id),
-      schema: PullRequest,
-      body: {
+    const verdicts = new Map(pr.reviewers.map((r) => [r.user.name.toLowerCase(), r.status]));
+    const { pr: updated, dropped } = await updatePullRequestFields(
+      bitbucket,
+      prPath(project, repo, pr_id),
+      {
         version: confirmed?.version ?? pr.version,
         title: title ?? pr.title,
         description: description ?? pr.description,
-        reviewers: reviewersBody(reviewers ?? pr.reviewers.map((r) => r.user.name)),
+        reviewers: reviewers ?? pr.reviewers.map((r) => r.user.name),
         toRef: {
           id: to_ref === undefined ? pr.toRef.id : qualifyBranch(to_ref),
           repository: pr.toRef.repository,
         },
         draft: draft ?? pr.draft,
       },
-    });
-    return { pullRequest: pullRequestOut(updated) };
+      // Reviewers the caller did not name, who gave no verdict, can go without asking.
+      (refused) =>
+        reviewers === undefined &&
+        refused.every((name) =>
+          (verdicts.get(name.toLowerCase()) ?? "UNAPPROVED") === "UNAPPROVED"
+        ),
+    ).catch(rethrowDuring(`update pull request #${pr_id}`));
+    return {
+      pullRequest: pullRequestOut(updated),
+      reviewersDropped: dropped.length === 0 ? undefined : dropped.map((name) => cleanText(name)),
+    };
   },
 });
 

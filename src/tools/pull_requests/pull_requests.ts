@@ -11,6 +11,7 @@ import {
 import { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { apiPath } from "../../bitbucket/path.ts";
+import { BitbucketError } from "../../bitbucket/errors.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import {
   choiceArg,
@@ -184,10 +185,10 @@ export const getPrMergeStatus = defineTool({
   input: PrArgs,
   output: z.object({ mergeStatus: MergeStatusOut }),
   async handler({ project, repo, pr_id }, { bitbucket }) {
-    const { body: merge } = await bitbucket.request({
+    const merge = await bitbucket.request({
       path: prPath(project, repo, pr_id, "/merge"),
       schema: Mergeability,
-    });
+    }).then((reply) => reply.body, cannotMergeOn409);
     const { body: settings } = await bitbucket.request({
       path: apiPath`/api/latest/projects/${project}/repos/${repo}/settings/pull-requests`,
       schema: PullRequestSettings,
@@ -195,6 +196,24 @@ export const getPrMergeStatus = defineTool({
     return { mergeStatus: mergeStatusOut(merge, settings) };
   },
 });
+
+/**
+ * A can-merge check refused with 409 (a pull request that is not open, on
+ * real servers: Jenkins' JENKINS-65718) as the answer it is: it cannot merge,
+ * for Bitbucket's reason.
+ */
+function cannotMergeOn409(error: unknown): z.infer<typeof Mergeability> {
+  if (!(error instanceof BitbucketError) || error.kind !== "conflict") throw error;
+  const reasons = error.details.map((d) => d.message).filter((m) => typeof m === "string");
+  return {
+    canMerge: false,
+    conflicted: false,
+    outcome: "UNKNOWN",
+    vetoes: (reasons.length > 0 ? reasons : ["Bitbucket refused the merge check (409)"]).map(
+      (summaryMessage) => ({ summaryMessage }),
+    ),
+  };
+}
 
 export const listPrActivity = defineListTool({
   name: "list_pr_activity",

@@ -212,6 +212,22 @@ Deno.test("delete_pr_comment deletes at the version just read and says what was 
   });
 });
 
+Deno.test("delete_pr_comment of a comment with replies says to edit it instead", async () => {
+  await using h = await connect({
+    selection: { yolo: true },
+    routes: [{
+      method: "DELETE",
+      path: `${PR}/comments/310`,
+      status: 409,
+      fixture: "errors/comment-has-replies.json",
+    }, ...pullRequests.routes],
+  });
+  const { isError, text } = await call(h, "delete_pr_comment", { ...ARGS, comment_id: 310 });
+  assert.ok(isError);
+  assert.match(text, /^Cannot delete comment 310 of pull request #42: DELETE .*409 Conflict/);
+  assert.match(text, /\(hint: a comment with replies cannot be deleted; edit its text instead\)$/);
+});
+
 Deno.test("delete_pr_comment refused by Bitbucket says which comment it could not delete", async () => {
   await using h = await connect({
     selection: { yolo: true },

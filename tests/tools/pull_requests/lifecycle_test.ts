@@ -14,6 +14,7 @@ import {
   WEB,
 } from "../../../testing/cases/pull_requests.ts";
 import { connect, firstText } from "../../../testing/harness.ts";
+import { readFixture } from "../../../testing/fixture_bitbucket.ts";
 import {
   ARGS,
   AutoMergePayload,
@@ -224,6 +225,66 @@ for (const answer of ["accept", "decline"] as const) {
     }
   });
 }
+
+/** The 409 of a reviewer Bitbucket no longer accepts, and the name it refuses. */
+const INVALID_REVIEWERS = JSON.parse(readFixture("errors/invalid-reviewers.json"));
+const REFUSED: string = INVALID_REVIEWERS.errors[0].reviewerErrors[0].context;
+
+Deno.test("update_pull_request: a title edit is not stopped by a reviewer Bitbucket no longer accepts", async () => {
+  await using h = await connect({
+    routes: [
+      { method: "GET", path: PR, fixture: "pull_requests/pr-42-stale-reviewer.json" },
+      { method: "PUT", path: PR, status: 409, body: INVALID_REVIEWERS, once: true },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "update_pull_request", PullRequestPayload, {
+    ...ARGS,
+    title: "Validate the login form",
+  });
+  const sent = seen(h).filter((r) => r.method === "PUT").map((r) =>
+    (r.body as { reviewers: { user: { name: string } }[] }).reviewers.map((x) => x.user.name)
+  );
+  assert.deepEqual(sent, [["asmith", "bwilson", REFUSED], ["asmith", "bwilson"]]);
+  assert.deepEqual(out.reviewersDropped, [REFUSED]);
+  assert.equal(out.pullRequest.version, 4);
+});
+
+Deno.test("update_pull_request naming a reviewer Bitbucket refuses says who, and sends it once", async () => {
+  await using h = await connect({
+    routes: [
+      { method: "PUT", path: PR, status: 409, body: INVALID_REVIEWERS },
+      ...pullRequests.routes,
+    ],
+  });
+  const { isError, text } = await call(h, "update_pull_request", {
+    ...ARGS,
+    reviewers: ["asmith", "bwilson", REFUSED],
+  });
+  assert.ok(isError);
+  assert.match(text, /^Cannot update pull request #42: PUT .* 409 Conflict/);
+  assert.ok(text.includes(`reviewers refused: "${REFUSED}" (${REFUSED} is not a user.)`), text);
+  assert.match(text, /hint: leave the refused reviewers out of reviewers and retry/);
+  assert.equal(seen(h).filter((r) => r.method === "PUT").length, 1);
+});
+
+Deno.test("update_pull_request keeps a refused reviewer who gave a verdict: it fails rather than drop it", async () => {
+  const refusingApprover = structuredClone(INVALID_REVIEWERS);
+  refusingApprover.errors[0].reviewerErrors[0] = {
+    context: "asmith",
+    message: "asmith does not have permission to view the repository.",
+  };
+  await using h = await connect({
+    routes: [
+      { method: "PUT", path: PR, status: 409, body: refusingApprover },
+      ...pullRequests.routes,
+    ],
+  });
+  const { isError, text } = await call(h, "update_pull_request", { ...ARGS, title: "Validate" });
+  assert.ok(isError);
+  assert.ok(text.includes(`reviewers refused: "asmith"`), text);
+  assert.equal(seen(h).filter((r) => r.method === "PUT").length, 1);
+});
 
 Deno.test("update_pull_request with nothing to change makes no request", async () => {
   await using h = await connect({ routes: pullRequests.routes });

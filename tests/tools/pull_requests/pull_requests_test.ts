@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AS_CALLER, CALLER, PR, pullRequests, REPO } from "../../../testing/cases/pull_requests.ts";
-import type { Route } from "../../../testing/fixture_bitbucket.ts";
+import { readFixture, type Route } from "../../../testing/fixture_bitbucket.ts";
 import { connect } from "../../../testing/harness.ts";
 import {
   ActivitiesPayload,
@@ -295,6 +295,20 @@ Deno.test("get_pr_merge_status gives canMerge, each veto, and the strategies the
     strategies: ["no-ff", "squash"],
     defaultStrategy: "no-ff",
   });
+});
+
+Deno.test("get_pr_merge_status of a pull request Bitbucket will not check (409) says it cannot merge, and why", async () => {
+  await using h = await connect({
+    routes: [
+      { method: "GET", path: `${PR}/merge`, status: 409, fixture: "errors/pr-not-open.json" },
+      ...pullRequests.routes,
+    ],
+  });
+  const out = await payload(h, "get_pr_merge_status", MergeStatusPayload, ARGS);
+  const reason = JSON.parse(readFixture("errors/pr-not-open.json")).errors[0].message;
+  assert.equal(out.mergeStatus.canMerge, false);
+  assert.deepEqual(out.mergeStatus.vetoes, [{ summaryMessage: reason }]);
+  assert.deepEqual(out.mergeStatus.strategies, ["no-ff", "squash"]);
 });
 
 Deno.test("get_pr_merge_status takes every listed strategy when a server does not say which are enabled", async () => {
