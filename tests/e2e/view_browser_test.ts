@@ -7,7 +7,8 @@
  * links only through the host, and the view's tool calls going through
  * confirmation. Each kind leaves a screenshot in /tmp/bitbucket-mcp-view/.
  * The first test proves the detectors on a careless page, so a pass means
- * something. Needs /usr/bin/chromium: fails, never skips, without it.
+ * something. Needs a Chromium-family browser (tests/support/chromium.ts):
+ * fails, never skips, without one.
  */
 import assert from "node:assert/strict";
 import { readFixture } from "../../testing/fixture_bitbucket.ts";

@@ -2,14 +2,20 @@
  * Headless Chromium for the browser tests: started with a fresh profile in
  * /tmp and every flag that keeps it off the network, driven over DevTools
  * ({@link Cdp}), and killed with its profile removed when the test ends.
- * A missing browser is an error, never a skip: the view is only tested
- * where a browser runs.
+ * Debian's `chromium`, its `chromium-headless-shell` and Google Chrome all
+ * take these flags. A missing browser is an error, never a skip: the view is
+ * only tested where a browser runs.
  */
 import { Cdp } from "./cdp.ts";
 import { Tab } from "./browser_tab.ts";
+import { INSTALL_HINT } from "../../scripts/find_browser.ts";
 
-/** Debian's `chromium`, the one path the test task may run (`--allow-run`). */
-export const CHROMIUM = "/usr/bin/chromium";
+/**
+ * The browser: CHROME_PATH, which `deno task test` sets to the one it found or
+ * installed and grants alone in `--allow-run` (scripts/with_browser.ts);
+ * Debian's `chromium` for a bare `deno test` without it.
+ */
+export const CHROMIUM = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";
 
 /** Flags that keep a headless Chromium quiet: no GPU, no Google services, no first-run UI. */
 const FLAGS = [
@@ -59,9 +65,14 @@ export async function launchChromium(): Promise<Browser> {
     }).spawn();
   } catch (error) {
     await Deno.remove(profile, { recursive: true });
+    if (error instanceof Deno.errors.NotCapable) {
+      throw new Error(
+        `Cannot start the browser: ${CHROMIUM} is not in this run's --allow-run (hint: run the tests with \`deno task test\`, which grants the browser it finds, or add it to --allow-run)`,
+      );
+    }
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     throw new Error(
-      `Cannot start the browser: ${CHROMIUM} is missing (hint: apt-get install -y chromium, as .ci/run does)`,
+      `Cannot start the browser: ${CHROMIUM} is missing (hint: run the tests with \`deno task test\`, which finds or installs one, or ${INSTALL_HINT})`,
     );
   }
   const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
