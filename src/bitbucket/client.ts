@@ -14,8 +14,7 @@ import { DEFAULT_RETRY, type RetryPolicy, sleep } from "./retry.ts";
 import { type Method, type Query, Transport } from "./transport.ts";
 import { type Exchange, observingFetch } from "./exchanges.ts";
 
-export type { BitbucketBytes } from "./response.ts";
-export type { Method, Query } from "./transport.ts";
+export type { Query } from "./transport.ts";
 
 /** How the client reaches Bitbucket: fixed for the life of the process. */
 export interface BitbucketClientOptions {
