@@ -1,6 +1,7 @@
 /**
- * `deno task docs`: writes every generated part of the docs from the
- * catalogue, so the docs can never say something the code does not:
+ * The docs' writer of `deno task generate`: writes every generated part of
+ * the docs from the catalogue, so the docs can never say something the code
+ * does not:
  *
  * - README.md: the toolsets table (between `<!-- toolsets:start -->` and
  *   `<!-- toolsets:end -->`) and the `✓ tools` line of the sample `check` run;
@@ -126,7 +127,7 @@ export function checkToolsLine(): string {
   return formatCheckLine(checkTools(parseFlags(["check"])));
 }
 
-/** The marked blocks `deno task docs` knows how to write. */
+/** The marked blocks this script knows how to write. */
 export type Block = "toolsets" | "tools";
 
 /** A file with generated parts: which marked blocks it holds, and whether it holds the sample `✓ tools` line. */
@@ -137,7 +138,7 @@ export interface Target {
   readonly checkLine: boolean;
 }
 
-/** Every file `deno task docs` writes, and what it writes in each. */
+/** Every file this script writes, and what it writes in each. */
 export const TARGETS: readonly Target[] = [
   { file: "README.md", blocks: ["toolsets"], checkLine: true },
   { file: "docs/tools.md", blocks: ["toolsets", "tools"], checkLine: false },
@@ -161,7 +162,7 @@ function between(file: string, text: string, name: string, content: string): str
 }
 
 /**
- * A target file as `deno task docs` writes it: its generated parts made anew.
+ * A target file as this script writes it: its generated parts made anew.
  * Throws when a part it should hold is missing, and when it holds a generated
  * part its target does not name (which would otherwise go stale unnoticed).
  */
@@ -176,7 +177,7 @@ export function renderTarget(
   };
   for (const block of BLOCKS) {
     if (!target.blocks.includes(block) && text.includes(`<!-- ${block}:start -->`)) {
-      throw new Error(`${target.file} holds a ${block} block that deno task docs does not write`);
+      throw new Error(`${target.file} holds a ${block} block that scripts/docs.ts does not write`);
     }
   }
   let out = text;
@@ -184,7 +185,7 @@ export function renderTarget(
   const lines = out.match(CHECK_LINE)?.length ?? 0;
   if (target.checkLine ? lines !== 1 : lines !== 0) {
     throw new Error(
-      `${target.file} holds ${lines} sample \`✓ tools\` check lines; deno task docs writes ` +
+      `${target.file} holds ${lines} sample \`✓ tools\` check lines; scripts/docs.ts writes ` +
         `${target.checkLine ? "exactly one" : "none"} there`,
     );
   }
@@ -194,7 +195,7 @@ export function renderTarget(
 /** The repository root, from this script's place in it. */
 export const ROOT = new URL("../", import.meta.url);
 
-/** Every target as it is and as `deno task docs` writes it. */
+/** Every target as it is and as this script writes it. */
 export async function renderAll(
   root: URL = ROOT,
 ): Promise<{ target: Target; before: string; after: string }[]> {

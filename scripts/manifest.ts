@@ -1,8 +1,9 @@
 /**
- * `deno task manifest`: writes src/tools/manifest.generated.ts from the
- * catalogue, so a starting server can answer `tools/list` without building
- * any tool's schemas. tests/tools/manifest_test.ts fails, showing the diff,
- * when the file is stale; only this script writes it.
+ * The manifest's writer of `deno task generate`: writes
+ * src/tools/manifest.generated.ts from the catalogue, so a starting server
+ * can answer `tools/list` without building any tool's schemas.
+ * tests/tools/manifest_test.ts fails, showing the diff, when the file is
+ * stale; only this script writes it.
  */
 import { TOOLSETS } from "../src/tools/catalogue.ts";
 import { MANIFEST_FILE, renderManifest } from "../src/tools/manifest_record.ts";

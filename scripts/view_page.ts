@@ -1,6 +1,7 @@
 /**
- * `deno task view-page`: writes src/resources/view_page.generated.ts from the
- * page's authored files. tests/resources/view_page_test.ts fails when the file
+ * The view page's writer of `deno task generate`: writes
+ * src/resources/view_page.generated.ts from the page's authored files.
+ * tests/resources/view_page_test.ts fails, showing the diff, when the file
  * is stale; only this script writes it.
  */
 import {

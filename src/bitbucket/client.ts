@@ -20,8 +20,7 @@ import {
   versionOfProperties,
 } from "./server_version.ts";
 
-export type { BitbucketBytes } from "./response.ts";
-export type { Method, Query } from "./transport.ts";
+export type { Query } from "./transport.ts";
 
 /** How the client reaches Bitbucket: fixed for the life of the process. */
 export interface BitbucketClientOptions {

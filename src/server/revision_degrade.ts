@@ -11,7 +11,6 @@
  * negotiated on the connection.
  */
 import { isJSONRPCRequest, type McpServer, PROTOCOL_VERSION_META_KEY } from "../deps/mcp.ts";
-import { ELICITATION_SINCE } from "../policy/confirmation.ts";
 import { hookTransports } from "./transport_hook.ts";
 
 /** The revision each content block type arrived in; a client before it rejects the block. */
@@ -21,25 +20,6 @@ export const CONTENT_SINCE: Readonly<Record<string, string>> = {
   resource: "2024-11-05",
   audio: "2025-03-26",
   resource_link: "2025-06-18",
-};
-
-/**
- * Result fields newer than some revisions, sent to every revision as they are:
- * a client before them ignores unknown fields (each SDK's result schemas are
- * open), and the text block carries the same JSON as `structuredContent`.
- */
-export const FIELDS_SINCE: Readonly<Record<string, string>> = {
-  "Tool.annotations": "2025-03-26",
-  "CallToolResult.structuredContent": "2025-06-18",
-  "Tool.outputSchema": "2025-06-18",
-  "title (tools, prompts, resources)": "2025-06-18",
-  "icons": "2025-11-25",
-};
-
-/** Capabilities a client may declare that are honoured only from their revision on. */
-export const CAPABILITIES_SINCE: Readonly<Record<string, string>> = {
-  // A client before it gets the refusal naming --yolo and --withhold-unsafe (src/policy/).
-  elicitation: ELICITATION_SINCE,
 };
 
 /** The revision assumed for a 2025-era HTTP request without `MCP-Protocol-Version`. */

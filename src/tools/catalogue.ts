@@ -3,7 +3,7 @@
  * is one folder under `src/tools/` whose `mod.ts` lists its tools; this file
  * lists only the toolsets. Listing needs no credentials. The docs' tables,
  * `--help` and the manifest a starting server serves from are made from this
- * list (`deno task docs`, `deno task manifest`).
+ * list (`deno task generate`).
  */
 import type { Tool } from "./kit/define.ts";
 import type { Toolset } from "./kit/toolset.ts";
@@ -15,8 +15,6 @@ import { REFS } from "./refs/mod.ts";
 import { REPOSITORIES } from "./repositories/mod.ts";
 import { SOURCE } from "./source/mod.ts";
 import { VIEWS } from "./views/mod.ts";
-
-export type { Toolset } from "./kit/toolset.ts";
 
 /** Every toolset, in `tools/list` order. */
 export const TOOLSETS: readonly Toolset[] = [

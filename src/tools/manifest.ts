@@ -23,7 +23,7 @@ function loader(name: string): () => Promise<Tool> {
       const tool = CATALOGUE.find((t) => t.name === name);
       if (tool) return tool;
       throw new Error(
-        `Cannot call ${name}: this build's catalogue has no such tool (hint: its manifest is stale; run \`deno task manifest\`)`,
+        `Cannot call ${name}: this build's catalogue has no such tool (hint: its manifest is stale; run \`deno task generate\`)`,
       );
     });
 }

@@ -1,7 +1,8 @@
 /**
  * The docs' generated parts (the README's toolsets table and sample
  * `✓ tools` line, docs/tools.md's toolsets and tools tables) are what
- * `deno task docs` writes from the catalogue, and say true things.
+ * `deno task generate` writes from the catalogue (scripts/docs.ts), and say
+ * true things.
  */
 import assert from "node:assert/strict";
 import {
@@ -13,8 +14,10 @@ import {
   TARGETS,
 } from "../../scripts/docs.ts";
 import { USAGE } from "../../src/cli/flags.ts";
+import { VIEW_PAGE_FILE } from "../../src/resources/view_page_render.ts";
+import { MANIFEST_FILE } from "../../src/tools/manifest_record.ts";
 import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
-import { diffLines } from "../support/line_diff.ts";
+import { staleFile } from "../support/line_diff.ts";
 import { readRepoFile, ROOT, section, tableRows } from "./markdown.ts";
 
 const TOOLS_PAGE = "docs/tools.md";
@@ -27,26 +30,53 @@ function toolRows(): Map<string, string[]> {
   );
 }
 
-Deno.test("README.md and docs/tools.md hold what `deno task docs` writes from the catalogue", async () => {
+Deno.test("README.md and docs/tools.md hold what `deno task generate` writes from the catalogue", async () => {
   const rendered = await renderAll();
   assert.deepEqual(rendered.map((r) => r.target.file), ["README.md", TOOLS_PAGE]);
   for (const { target, before, after } of rendered) {
     if (after !== before) {
-      assert.fail(
-        `${target.file} is out of date: run \`deno task docs\`\n${diffLines(after, before)}`,
-      );
+      assert.fail(staleFile(target.file, before, after));
     }
   }
 });
 
-Deno.test("deno task docs may read and write exactly the files it writes", () => {
+/**
+ * Every writer `deno task generate` runs (the script or test file it ends
+ * with) and the files it writes: the generated files the tests compare.
+ */
+const WRITERS: Record<string, readonly string[]> = {
+  "scripts/view_page.ts": [VIEW_PAGE_FILE],
+  "scripts/manifest.ts": [MANIFEST_FILE],
+  "scripts/docs.ts": TARGETS.map((t) => t.file),
+  "tests/tools/kit/published_schema_test.ts": ["tests/toolsnaps"],
+  "tests/e2e/compatibility_matrix_test.ts": ["docs/compatibility.md"],
+};
+
+/** The comma list a flag is given in one command (`--allow-write=a,b`), or undefined. */
+function flagList(command: string, flag: string): string[] | undefined {
+  return new RegExp(`(?:^|\\s)${flag}=(\\S+)`).exec(command)?.[1]?.split(",");
+}
+
+Deno.test("deno task generate runs every writer, each allowed to write exactly the files it writes", () => {
   const { tasks } = JSON.parse(readRepoFile("deno.json"));
-  const task: string = tasks.docs;
-  const list = (flag: string) => new Set(new RegExp(`${flag}=(\\S+)`).exec(task)?.[1]?.split(","));
-  const files = TARGETS.map((t) => t.file);
-  assert.deepEqual(list("--allow-write"), new Set(files));
-  assert.deepEqual(list("--allow-read"), new Set([...files, "src/tools"]));
-  assert.match(task, /scripts\/docs\.ts$/);
+  const commands = (tasks.generate as string).split(" && ");
+  const writers = commands.map((command) => command.split(" ").at(-1)!);
+  assert.deepEqual(writers.toSorted(), Object.keys(WRITERS).toSorted());
+  commands.forEach((command, i) => {
+    const writer = writers[i]!;
+    assert.doesNotMatch(command, /(^|\s)(-A|--allow-all)(\s|$)/, writer);
+    assert.doesNotMatch(command, /--allow-(write|read|run|net|ffi|sys)(\s|$)/, `${writer}: scoped`);
+    assert.match(command, /--no-prompt/, writer);
+    assert.deepEqual(
+      flagList(command, "--allow-write")?.toSorted(),
+      [...WRITERS[writer]!].toSorted(),
+    );
+  });
+  const docs = commands[writers.indexOf("scripts/docs.ts")]!;
+  assert.deepEqual(
+    flagList(docs, "--allow-read")?.toSorted(),
+    [...WRITERS["scripts/docs.ts"]!, "src/tools"].toSorted(),
+  );
 });
 
 Deno.test("--help names every toolset of the catalogue, in order, and no other", () => {

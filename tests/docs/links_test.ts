@@ -1,6 +1,8 @@
 /**
  * The README is the front door: it stays short, links every docs page, and
- * no relative link in the README or the docs pages leads nowhere.
+ * no relative link in the README or the docs pages leads nowhere. Nor does a
+ * path any Markdown file names in its prose (fixtures/README.md, tests/README.md,
+ * …), nor a `deno task` any file names.
  */
 import assert from "node:assert/strict";
 import {
@@ -11,6 +13,7 @@ import {
   links,
   readRepoFile,
   ROOT,
+  withoutFences,
 } from "./markdown.ts";
 
 const README = "README.md";
@@ -122,4 +125,98 @@ Deno.test("links are read from prose only: not from code spans or fenced blocks"
     links(text).filter((link) => !isExternal(link.target)).map((link) => link.target),
     ["docs/a.md#x", "img/b.png", "#top"],
   );
+});
+
+/** The repository's top-level folders a path in prose may start with. */
+const TOP = ["src", "tests", "testing", "scripts", "docs", "fixtures", "demo", "bench", "deploy"];
+
+/**
+ * The repository paths a Markdown text names outside fenced blocks, with
+ * their lines: words starting with a top-level folder (`src/…`, `.github/…`),
+ * with trailing punctuation taken off. Left out: patterns (`<name>`, `*`,
+ * `{a,b}`, `…`) and a path in another repository, written after its
+ * `owner/name` (as fixtures/README.md cites recordings).
+ */
+function namedPaths(markdown: string): { path: string; line: number }[] {
+  const found: { path: string; line: number }[] = [];
+  const word = new RegExp(
+    `(?<![\\w./@:=-])((?:${TOP.join("|")}|\\.github|\\.ci)/[\\w./<>*{}…,-]*)`,
+    "g",
+  );
+  withoutFences(markdown).split("\n").forEach((text, i) => {
+    for (const match of text.matchAll(word)) {
+      const path = match[1]!.replace(/[.,:;]+$/, "");
+      if (/[<>*{}…]|\.\.|,/.test(path)) continue;
+      if (/[\w.-]+\/[\w.-]+\s+`?$/.test(text.slice(0, match.index))) continue;
+      found.push({ path, line: i + 1 });
+    }
+  });
+  return found;
+}
+
+/** Every Markdown file of the repository (not under .git/, dist/ or node_modules/), from the root. */
+function markdownFiles(dir = ""): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(dir || ".", ROOT))) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory && ![".git", "dist", "node_modules"].includes(entry.name)) {
+      found.push(...markdownFiles(`${path}/`));
+    } else if (entry.isFile && entry.name.endsWith(".md")) found.push(path);
+  }
+  return found.sort();
+}
+
+Deno.test("every repository path a Markdown file names in its prose exists", () => {
+  const files = markdownFiles();
+  assert.ok(files.includes("fixtures/README.md") && files.includes("docs/tools.md"), "read");
+  const missing = files.flatMap((file) =>
+    namedPaths(readRepoFile(file))
+      .filter(({ path }) => !exists(path))
+      .map(({ path, line }) => `${file}:${line}: ${path}`)
+  );
+  assert.deepEqual(missing, [], `paths named that do not exist:\n${missing.join("\n")}`);
+});
+
+Deno.test("named paths: a word starting with a top-level folder, not a pattern, a fence or another repository's path", () => {
+  const text = [
+    "Bodies the fixture Bitbucket (tests/support/fixture_bitbucket.ts) answers with.",
+    "See `src/tools/refs/refs.ts`, `src/tools/<toolset>/`, `tests/*_test.ts` and docs/.",
+    "As cdancy/bitbucket-rest `src/test/resources/tag.json`, or ./src/x.ts in prose.",
+    "```sh",
+    "cat src/fenced.ts",
+    "```",
+    "Last: .github/workflows/ci.yml.",
+  ].join("\n");
+  assert.deepEqual(namedPaths(text), [
+    { path: "tests/support/fixture_bitbucket.ts", line: 1 },
+    { path: "src/tools/refs/refs.ts", line: 2 },
+    { path: "docs/", line: 2 },
+    { path: ".github/workflows/ci.yml", line: 7 },
+  ]);
+});
+
+/** Files that may name a task: the docs, the code and its tests, the CI. */
+function taskNamingFiles(dir = ""): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(dir || ".", ROOT))) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory) {
+      if (![".git", "dist", "node_modules", "toolsnaps"].includes(entry.name)) {
+        found.push(...taskNamingFiles(`${path}/`));
+      }
+    } else if (/\.(md|ts|js|yml|sh)$|^run$|^Dockerfile$/.test(entry.name)) found.push(path);
+  }
+  return found.sort();
+}
+
+Deno.test("every `deno task <name>` the repository names is a task of deno.json", () => {
+  const { tasks } = JSON.parse(readRepoFile("deno.json")) as { tasks: Record<string, unknown> };
+  const files = taskNamingFiles();
+  assert.ok(files.includes(".ci/run") && files.includes("README.md"), "read");
+  const unknown = files.flatMap((file) =>
+    [...readRepoFile(file).matchAll(/\bdeno task ([a-z][\w:-]*)/g)]
+      .filter((match) => !(match[1]! in tasks))
+      .map((match) => `${file}: deno task ${match[1]}`)
+  );
+  assert.deepEqual(unknown, [], `tasks named that deno.json does not have:\n${unknown.join("\n")}`);
 });

@@ -1,11 +1,13 @@
 /**
  * The README tells a new user the truth: its first commands are the demo and
- * CI's tests, its client snippets run, and every flag and variable the CLI
- * knows is documented (in docs/configuration.md).
+ * CI's tests (which GitHub runs on every pull request), its client snippets
+ * run, and every flag and variable the CLI knows is documented (in
+ * docs/configuration.md).
  */
 import assert from "node:assert/strict";
 import { USAGE } from "../../src/cli/flags.ts";
 import { ENV_VARS } from "../../src/config.ts";
+import { parseYamlDocuments } from "../support/yaml_subset.ts";
 import { docsPages, fences, readRepoFile, section, tableRows } from "./markdown.ts";
 
 const README = readRepoFile("README.md");
@@ -86,6 +88,24 @@ Deno.test("docs/development.md's test command runs the task CI runs", () => {
   const block = fences(test).find((fence) => fence.lang === "sh");
   assert.ok(block, "the Test section has an sh block");
   assert.deepEqual(block.body.trim().split("\n").map(taskOf), [ciTask()]);
+});
+
+Deno.test("GitHub runs .ci/run on every pull request and push to main, on ubuntu-latest, with a timeout", () => {
+  const [workflow] = parseYamlDocuments(readRepoFile(".github/workflows/ci.yml")) as {
+    on: { pull_request: unknown; push?: { branches?: string[] } };
+    jobs: Record<
+      string,
+      { "runs-on"?: string; "timeout-minutes"?: number; steps: { run?: string }[] }
+    >;
+  }[];
+  assert.ok(workflow && "pull_request" in workflow.on, "on every pull request");
+  assert.deepEqual(workflow.on.push?.branches, ["main"], "and on pushes to main");
+  const runs = Object.values(workflow.jobs).filter((job) =>
+    job.steps.some((step) => step.run === ".ci/run")
+  );
+  assert.equal(runs.length, 1, "one job runs .ci/run");
+  assert.equal(runs[0]!["runs-on"], "ubuntu-latest");
+  assert.ok((runs[0]!["timeout-minutes"] ?? 0) > 0, "with a timeout");
 });
 
 Deno.test("README leads with two commands, the demo and the tests, both through Deno from npm at CI's version", () => {

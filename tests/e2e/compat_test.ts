@@ -33,10 +33,7 @@ for (const era of ["modern", "legacy"] as const) {
     );
     const { tools } = await h.client.listTools();
     assert.deepEqual(tools.map((t) => t.name), ALL_TOOL_NAMES);
-    const called = await callEveryTool((name, args) =>
-      h.client.callTool({ name, arguments: args })
-    );
-    assert.equal(called, CATALOGUE.length);
+    await callEveryTool((name, args) => h.client.callTool({ name, arguments: args }));
     assert.deepEqual(h.fixture.unmatched, []);
   });
 }

@@ -439,14 +439,19 @@ Deno.test("audit over HTTP: a call of a tool the server does not have is recorde
   assert.equal(audit.lines[0]!.caller, await fingerprint(callerToken));
 });
 
-/** The error a request rejected with, or the tool-error result it answered with. */
+/**
+ * The protocol error a request rejected with, or the tool-error result it
+ * answered with; fails when the call succeeded (or threw anything else).
+ */
 async function failure(call: Promise<unknown>): Promise<unknown> {
+  let result: { isError?: boolean };
   try {
-    const result = await call as { isError?: boolean };
-    assert.equal(result.isError, true, "the call failed");
-    return result;
+    result = await call as { isError?: boolean };
   } catch (error) {
-    const { code, message } = error as { code: number; message: string };
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (typeof code !== "number") throw error;
     return { code, message };
   }
+  assert.equal(result.isError, true, `the call should fail; it answered ${JSON.stringify(result)}`);
+  return result;
 }

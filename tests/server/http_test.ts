@@ -57,10 +57,7 @@ for (const era of ["modern", "legacy"] as Era[]) {
       );
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name), ALL_TOOL_NAMES);
-      assert.equal(
-        await callEveryTool((name, args) => client.callTool({ name, arguments: args })),
-        CATALOGUE.length,
-      );
+      await callEveryTool((name, args) => client.callTool({ name, arguments: args }));
     } finally {
       await client.close();
     }

@@ -2,9 +2,10 @@
  * What each protocol revision receives, as the compatibility matrix test
  * checks it cell by cell and as docs/compatibility.md shows it (the block
  * between `<!-- matrix:start -->` and `<!-- matrix:end -->`, rendered by
- * {@link renderMatrix}; `deno task compat-doc` rewrites it after the matrix
- * passes).
+ * {@link renderMatrix}, laid out as `deno fmt` lays a table out; `deno task
+ * generate` rewrites it).
  */
+import { markdownTable } from "../../scripts/docs.ts";
 
 /** One revision: the client that speaks it, and what it gets. */
 export interface MatrixRow {
@@ -79,16 +80,24 @@ const UNSAFE_WORDS: Record<MatrixRow["unsafeWrite"], string> = {
 
 /** The matrix as the Markdown table docs/compatibility.md holds. */
 export function renderMatrix(): string {
-  const rows = MATRIX.map((r) =>
-    `| ${r.revision} | ${r.sdk}: ${r.why} | ${r.transports.join(", ")} | ${
-      r.promptContent.map((t) => `\`${t}\``).join(", ")
-    } | ${r.structuredContent ? "yes" : "no"} | ${UNSAFE_WORDS[r.unsafeWrite]} |`
+  return markdownTable(
+    [
+      "revision",
+      "client tested",
+      "transports",
+      "a pull request prompt's content",
+      "`structuredContent`",
+      "an unsafe write without `--yolo`",
+    ],
+    MATRIX.map((r) => [
+      r.revision,
+      `${r.sdk}: ${r.why}`,
+      r.transports.join(", "),
+      r.promptContent.map((t) => `\`${t}\``).join(", "),
+      r.structuredContent ? "yes" : "no",
+      UNSAFE_WORDS[r.unsafeWrite],
+    ]),
   );
-  return [
-    "| revision | client tested | transports | a pull request prompt's content | `structuredContent` | an unsafe write without `--yolo` |",
-    "| --- | --- | --- | --- | --- | --- |",
-    ...rows,
-  ].join("\n");
 }
 
 /** `doc` with its matrix block holding `table`; throws unless the block occurs exactly once. */

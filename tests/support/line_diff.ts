@@ -42,3 +42,14 @@ export function diffLines(expected: string, actual: string, context = 2): string
   });
   return out.join("\n");
 }
+
+/**
+ * The failure for a generated file that differs from what `deno task
+ * generate` writes: the file, the fix, and the diff from what it holds
+ * (`saved`, the `-` lines) to what the command writes (`current`, `+`).
+ */
+export function staleFile(file: string, saved: string, current: string): string {
+  return `${file} is stale: run \`deno task generate\` (- the file, + what it writes)\n${
+    diffLines(saved, current)
+  }`;
+}

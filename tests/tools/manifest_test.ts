@@ -2,7 +2,7 @@
  * src/tools/manifest.generated.ts holds every tool's record (its tools/list
  * entry, toolset and access level), so that a starting server answers
  * `tools/list` without building any tool's zod schemas; an entry loads the
- * catalogue on its first call. `deno task manifest` writes the file; this
+ * catalogue on its first call. `deno task generate` writes the file; this
  * test only reads it, and fails with the diff when it differs from the
  * catalogue. The other tests check that a server made of the manifest lists,
  * selects and calls exactly as one made of the tools.
@@ -21,15 +21,12 @@ import { MANIFEST_FILE, renderManifest } from "../../src/tools/manifest_record.t
 import { refs } from "../../testing/cases/refs.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
-import { diffLines } from "../support/line_diff.ts";
+import { staleFile } from "../support/line_diff.ts";
 
 Deno.test("manifest: the generated manifest is the catalogue's", async () => {
   const saved = await Deno.readTextFile(new URL(`../../${MANIFEST_FILE}`, import.meta.url));
   const current = renderManifest(TOOLSETS);
-  assert.ok(
-    saved === current,
-    `${MANIFEST_FILE} is stale: run \`deno task manifest\`\n` + diffLines(saved, current),
-  );
+  assert.ok(saved === current, staleFile(MANIFEST_FILE, saved, current));
 });
 
 /** A connected client to a server holding `tools`, against a fixture with `routes`. */

@@ -1,6 +1,6 @@
 // The bitbucket-mcp view, part 1 of 4:
 // the host connection: MCP Apps over postMessage, theme and size.
-// `deno task view-page` joins bridge.js, dom.js, kinds.js and view.js, in
+// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
 // that order, into the page's one strict script (one function scope): what
 // one part defines, the others use.
 // deno-lint-ignore-file no-unused-vars

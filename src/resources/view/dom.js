@@ -1,6 +1,6 @@
 // The bitbucket-mcp view, part 2 of 4:
 // building DOM from text: text nodes only, links through the host.
-// `deno task view-page` joins bridge.js, dom.js, kinds.js and view.js, in
+// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
 // that order, into the page's one strict script (one function scope): what
 // one part defines, the others use.
 // deno-lint-ignore-file no-unused-vars

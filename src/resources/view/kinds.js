@@ -1,6 +1,6 @@
 // The bitbucket-mcp view, part 3 of 4:
 // the kinds: a pull request, a diff, a list, and their buttons.
-// `deno task view-page` joins bridge.js, dom.js, kinds.js and view.js, in
+// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
 // that order, into the page's one strict script (one function scope): what
 // one part defines, the others use.
 // deno-lint-ignore-file no-unused-vars

@@ -4,7 +4,7 @@
 // the host (ui/open-link), only on the Bitbucket origin the payload names;
 // buttons call the server's own tools through the host (tools/call).
 //
-// Part 4 of 4: drawing a result, and the start. `deno task view-page` joins
+// Part 4 of 4: drawing a result, and the start. `deno task generate` joins
 // bridge.js, dom.js, kinds.js and this file, in that order, into one script.
 // deno-lint-ignore-file no-unused-vars
 const KINDS = { pull_request: drawPullRequest, diff: drawDiff, pull_requests: drawList };

@@ -8,7 +8,6 @@
  */
 import {
   type AuthMetadataOptions,
-  buildOAuthProtectedResourceMetadata,
   type OAuthMetadata,
   oauthMetadataResponse,
 } from "../../deps/mcp.ts";
@@ -111,9 +110,4 @@ export function metadataResponse(
 /** Whether `pathname` is one of the well-known URIs this module answers. */
 export function isMetadataPath(pathname: string): boolean {
   return pathname.startsWith(PRM_ROOT_PATH) || pathname.startsWith(AS_METADATA_PATH);
-}
-
-/** Refuses early, at start-up, metadata the SDK would refuse on every request. */
-export function checkMetadata(options: AuthMetadataOptions): void {
-  buildOAuthProtectedResourceMetadata(options);
 }

@@ -3,6 +3,9 @@ import { z } from "../../deps/zod.ts";
 import type { InsightAnnotation } from "../../bitbucket/entities/insights.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
 
+/** The severities Bitbucket gives a finding: what a filter may name and an annotation must carry. */
+export const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+
 /** One finding a code analysis reported on a commit. */
 export const AnnotationOut = z.object({
   reportKey: z.string().optional().describe("The report it belongs to"),

@@ -24,7 +24,7 @@ import { BitbucketError } from "../../bitbucket/errors.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
 import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
-import { AnnotationOut, annotationOut } from "./_annotation_shape.ts";
+import { AnnotationOut, annotationOut, SEVERITIES } from "./_annotation_shape.ts";
 import {
   BuildStatusOut,
   buildStatusOut,
@@ -117,8 +117,6 @@ export const listCodeInsightsReports = defineListTool({
     };
   },
 });
-
-const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
 
 export const listCodeInsightsAnnotations = defineTool({
   name: "list_code_insights_annotations",

@@ -11,6 +11,7 @@ import { quoted } from "../../bitbucket/untrusted_text.ts";
 import { choiceArg, CommitIdArg, RepoArgs, segmentArg } from "../kit/args.ts";
 import { defineTool, safeWrite } from "../kit/define.ts";
 import { InsightReportOut, insightReportOut } from "../kit/shapes/build.ts";
+import { SEVERITIES } from "./_annotation_shape.ts";
 
 const ReportArgs = RepoArgs.extend({ commit_id: CommitIdArg, report_key: segmentArg() });
 const MERGE_CHECKS = "a report a merge check requires can block or allow merges";
@@ -101,7 +102,6 @@ export const createCodeInsightsReport = defineTool({
   },
 });
 
-const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
 const TYPES = ["BUG", "CODE_SMELL", "VULNERABILITY"] as const;
 
 export const addCodeInsightsAnnotations = defineTool({

@@ -13,9 +13,6 @@ import { UserOut } from "../kit/shapes/user.ts";
 /** The kinds of view, in the order `show` offers them. */
 export const KINDS = ["pull_request", "diff", "pull_requests"] as const;
 
-/** One kind of view. */
-export type Kind = typeof KINDS[number];
-
 /** What every view carries: its version, its kind, where its links may point, what it is of. */
 const Base = z.object({
   version: z.literal(VIEW_VERSION),

@@ -6,7 +6,9 @@ import { diffLines } from "../../support/line_diff.ts";
 /**
  * Each tool's `tools/list` entry is kept in tests/toolsnaps/<name>.json so that
  * any change to a schema, description or annotation shows up in review.
- * Regenerate with `deno task snapshots` after an intended change.
+ * `deno task generate` rewrites them after an intended change (running the
+ * first test with UPDATE_TOOLSNAPS=1, which also removes the snapshot of a
+ * tool that is gone).
  */
 const UPDATE = Deno.env.get("UPDATE_TOOLSNAPS") === "1";
 
@@ -24,18 +26,17 @@ Deno.test("toolsnaps: every tools/list entry matches its snapshot", async () => 
   for (const tool of tools) {
     const file = new URL(`../../toolsnaps/${tool.name}.json`, import.meta.url);
     const current = JSON.stringify(tool, null, 2) + "\n";
-    if (UPDATE) {
-      await Deno.writeTextFile(file, current);
-      continue;
-    }
     let saved: string;
     try {
       saved = await Deno.readTextFile(file);
-    } catch {
-      stale.push(`${tool.name} (no snapshot)`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (UPDATE) await Deno.writeTextFile(file, current);
+      else stale.push(`${tool.name} (no snapshot)`);
       continue;
     }
-    if (saved !== current) {
+    if (saved !== current && UPDATE) await Deno.writeTextFile(file, current);
+    else if (saved !== current) {
       stale.push(tool.name);
       diffs.push(
         `--- tests/toolsnaps/${tool.name}.json\n+++ tools/list\n${diffLines(saved, current)}`,
@@ -43,14 +44,17 @@ Deno.test("toolsnaps: every tools/list entry matches its snapshot", async () => 
     }
   }
   const names = new Set(tools.map((t) => t.name));
-  for await (const entry of Deno.readDir(new URL("../../toolsnaps/", import.meta.url))) {
+  const folder = new URL("../../toolsnaps/", import.meta.url);
+  for (const entry of await Array.fromAsync(Deno.readDir(folder))) {
     const name = entry.name.replace(/\.json$/, "");
-    if (!names.has(name) && !UPDATE) stale.push(`${name} (snapshot of no tool)`);
+    if (names.has(name)) continue;
+    if (UPDATE) await Deno.remove(new URL(entry.name, folder));
+    else stale.push(`${name} (snapshot of no tool)`);
   }
   assert.deepEqual(
     stale,
     [],
-    ["snapshots differ: review, then run `deno task snapshots`", ...diffs].join("\n\n"),
+    ["snapshots differ: review, then run `deno task generate`", ...diffs].join("\n\n"),
   );
 });
 
