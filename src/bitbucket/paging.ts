@@ -72,12 +72,28 @@ export async function collectPages<T extends z.ZodType>(
   let start = paging.start ?? 0;
   for (;;) {
     const want = Math.min(paging.limit - values.length, MAX_LIMIT);
-    const { body: page } = await client.request({
+    let { body: page } = await client.request({
       path,
       schema,
       query: { ...query, start, limit: want },
     });
-    values.push(...page.values.slice(0, want));
+    // Some resources are not paged and answer from the start whatever `start`
+    // says (a pull request's changes, per the 9.4 spec): read up to where the
+    // caller is and skip what came before.
+    let skip = 0;
+    if (page.start !== undefined && page.start < start) {
+      page = (await client.request({
+        path,
+        schema,
+        query: {
+          ...query,
+          start: page.start,
+          limit: Math.min(start - page.start + want, MAX_LIMIT),
+        },
+      })).body;
+      skip = start - (page.start ?? 0);
+    }
+    values.push(...page.values.slice(skip, skip + want));
     const next = page.nextPageStart ?? undefined;
     if (page.isLastPage || next === undefined || page.values.length === 0) {
       return { values, isLastPage: true };

@@ -10,6 +10,7 @@
  * but one: that the workflow runs this file with what it reads.
  */
 import assert from "node:assert/strict";
+import { FEATURES } from "../../src/bitbucket/features.ts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { firstText } from "../../testing/harness.ts";
@@ -243,7 +244,13 @@ datacenterTest(
         firstText(refused)
       }`,
     );
-    assert.match(firstText(refused), /needs 9\.3 or later/);
+    const { what, since } = FEATURES.multilineComments;
+    assert.ok(
+      firstText(refused).includes(
+        `this Bitbucket is ${c.version.text}; ${what} need ${since} or later`,
+      ),
+      firstText(refused),
+    );
     const single = "This line could go.";
     await mcp.call("add_pr_comment", { ...on, line: lineOf("const trimmed"), text: single });
     const onFile = await c.admin.send<{ values: StoredComment[] }>(

@@ -265,6 +265,22 @@ Deno.test("list_pr_changes gives path, change type and the source of a move", as
   assert.equal(out.isLastPage, true);
 });
 
+Deno.test("list_pr_changes from a start on a server that ignores start (not paged) skips what came before", async () => {
+  // The 9.4 spec: a pull request's changes are "currently not paged", `start` ignored.
+  const all = JSON.parse(readFixture("pull_requests/changes.json"));
+  await using h = await connect({
+    routes: [{
+      method: "GET",
+      path: `${PR}/changes`,
+      respond: (seen) => ({ ...all, values: all.values.slice(0, Number(seen.query.limit)) }),
+    }, ...pullRequests.routes],
+  });
+  const from = all.values.length - 1;
+  const out = await payload(h, "list_pr_changes", ChangesPayload, { ...ARGS, start: from });
+  assert.deepEqual(out.changes.map((c) => c.path), [all.values[from].path.components.join("/")]);
+  assert.equal(out.isLastPage, true);
+});
+
 Deno.test("list_pr_commits lists the pull request's commits", async () => {
   await using h = await connect({ routes: pullRequests.routes });
   const out = await payload(h, "list_pr_commits", CommitsPayload, ARGS);
