@@ -2,6 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import type { InsightAnnotation } from "../../bitbucket/entities/insights.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** One finding a code analysis reported on a commit. */
 export const AnnotationOut = z.object({
@@ -17,12 +18,12 @@ export const AnnotationOut = z.object({
 /** Trims a Bitbucket annotation to {@link AnnotationOut}. */
 export function annotationOut(a: z.infer<typeof InsightAnnotation>): z.infer<typeof AnnotationOut> {
   return {
-    reportKey: a.reportKey,
-    path: a.path,
+    reportKey: visibleId(a.reportKey),
+    path: visibleId(a.path),
     line: a.line,
     severity: a.severity,
     type: a.type,
     message: cleanText(a.message),
-    link: a.link,
+    link: visibleId(a.link),
   };
 }
