@@ -8,6 +8,8 @@
  * stays, so do emoji sequences and the joiners scripts need. Diffs and file
  * contents are never cleaned (a review must see the real bytes):
  * {@link hiddenCharacterLines} says where they hide something instead.
+ * Identifiers are never cleaned either: `visible_id.ts` writes the same
+ * characters ({@link identifierCharacters}) as visible escapes.
  */
 
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
@@ -25,6 +27,51 @@ const SOFT_HYPHEN = 0xad;
 /** The waving black flag, base of the subdivision flags (England, Scotland, Wales), spelt with tags. */
 const TAG_FLAG_BASE = 0x1f3f4;
 const CANCEL_TAG = 0xe007f;
+
+/**
+ * The scripts whose writing needs the zero-width non-joiner, by Unicode
+ * Script_Extensions (so an Arabic harakat or a Devanagari virama counts as its
+ * script's). The list follows the Unicode Standard (section 23.2, "Layout
+ * Controls") and the IDNA rule for U+200C (RFC 5892, appendix A.1): the
+ * cursive joining scripts, every script with Joining_Type values, where it
+ * breaks a join inside a word (Persian "mi|khaham", "I want"): Arabic,
+ * Syriac, N'Ko, Mongolian, Mandaic, Manichaean, Psalter Pahlavi, Phags-pa,
+ * Adlam, Hanifi Rohingya, Sogdian, Old Uyghur, Chorasmian; and the Brahmic
+ * scripts with a virama, where it asks for a half form or an explicit virama
+ * instead of a conjunct: Devanagari, Bengali, Gurmukhi, Gujarati, Oriya,
+ * Tamil, Telugu, Kannada, Malayalam, Sinhala. Anywhere else (between Latin
+ * letters, say) it changes nothing a reader sees, so it is removed.
+ */
+const NON_JOINER_SCRIPT = new RegExp(
+  `^[${
+    [
+      "Arabic",
+      "Syriac",
+      "Nko",
+      "Mongolian",
+      "Mandaic",
+      "Manichaean",
+      "Psalter_Pahlavi",
+      "Phags_Pa",
+      "Adlam",
+      "Hanifi_Rohingya",
+      "Sogdian",
+      "Old_Uyghur",
+      "Chorasmian",
+      "Devanagari",
+      "Bengali",
+      "Gurmukhi",
+      "Gujarati",
+      "Oriya",
+      "Tamil",
+      "Telugu",
+      "Kannada",
+      "Malayalam",
+      "Sinhala",
+    ].map((script) => `\\p{scx=${script}}`).join("")
+  }]$`,
+  "u",
+);
 
 /**
  * Format characters that are visible: the prepended concatenation marks
@@ -101,8 +148,10 @@ function joinerKept(chars: string[], i: number, cp: number): boolean {
     // Indic conjunct forms (eyelash ra, chillu): a virama, the joiner, a letter.
     return MARK.test(before) && LETTER.test(after);
   }
-  // ZWNJ: Persian and Arabic word-internal breaks, Indic half forms (after a virama).
-  return LETTER_OR_MARK.test(before) && LETTER.test(after);
+  // ZWNJ: Persian and Arabic word-internal breaks, Indic half forms (after a virama), both
+  // sides in a script that writes with it.
+  return LETTER_OR_MARK.test(before) && NON_JOINER_SCRIPT.test(before) &&
+    LETTER.test(after) && NON_JOINER_SCRIPT.test(after);
 }
 
 /** Whether a variation selector may follow `previous` (the last character kept). */
@@ -113,32 +162,75 @@ function selectorTakesBase(previous: string | undefined): boolean {
   return !SPACE.test(previous) && !CONTROL.test(previous);
 }
 
-/** The code points of `text` without the invisible ones; `controls` also drops control characters but tab, newline and return. */
-function removeInvisible(text: string, controls: boolean): string {
+/**
+ * Which control characters count as hidden: none (a document's lines), all but
+ * tab and line breaks (display text), or all of them (an identifier).
+ */
+type Controls = "none" | "but-whitespace" | "all";
+
+/**
+ * Calls `visit` with each code point of `text` and whether it is hidden:
+ * invisible, or doing no job where it stands (a joiner, a variation selector),
+ * or a control character as `controls` says.
+ */
+function eachCharacter(
+  text: string,
+  controls: Controls,
+  visit: (ch: string, hidden: boolean) => void,
+): void {
   const chars = Array.from(text);
-  const out: string[] = [];
+  let lastShown: string | undefined;
+  const take = (ch: string, hidden: boolean) => {
+    if (!hidden) lastShown = ch;
+    visit(ch, hidden);
+  };
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
     const cp = ch.codePointAt(0)!;
     if (cp === TAG_FLAG_BASE) {
       const tags = flagTagsLength(chars, i + 1);
-      out.push(...chars.slice(i, i + 1 + tags));
+      for (const part of chars.slice(i, i + 1 + tags)) take(part, false);
       i += tags;
       continue;
     }
-    if (cp === ZWJ || cp === ZWNJ) {
-      if (joinerKept(chars, i, cp)) out.push(ch);
-      continue;
-    }
-    if (isVariationSelector(cp)) {
-      if (selectorTakesBase(out[out.length - 1])) out.push(ch);
-      continue;
-    }
-    if (isHiddenFormat(cp, ch)) continue;
-    if (controls && CONTROL.test(ch) && ch !== "\t" && ch !== "\n" && ch !== "\r") continue;
-    out.push(ch);
+    if (cp === ZWJ || cp === ZWNJ) take(ch, !joinerKept(chars, i, cp));
+    else if (isVariationSelector(cp)) take(ch, !selectorTakesBase(lastShown));
+    else if (isHiddenFormat(cp, ch)) take(ch, true);
+    else if (controls !== "none" && CONTROL.test(ch)) {
+      take(ch, controls === "all" || (ch !== "\t" && ch !== "\n" && ch !== "\r"));
+    } else take(ch, false);
   }
-  return out.join("");
+}
+
+/** The code points of `text` without the hidden ones (see {@link eachCharacter}). */
+function removeInvisible(text: string, controls: Controls): string {
+  let out = "";
+  eachCharacter(text, controls, (ch, hidden) => {
+    if (!hidden) out += ch;
+  });
+  return out;
+}
+
+/**
+ * Each code point of an identifier and whether display text would lose it:
+ * the characters {@link cleanText} removes, control characters (tab and line
+ * breaks too) among them. An identifier keeps them, written visibly.
+ */
+export function identifierCharacters(text: string): { ch: string; hidden: boolean }[] {
+  const out: { ch: string; hidden: boolean }[] = [];
+  eachCharacter(text, "all", (ch, hidden) => out.push({ ch, hidden }));
+  return out;
+}
+
+/**
+ * Whether code point `cp` is hidden in some context (see
+ * {@link identifierCharacters}): an invisible format character, a joiner, a
+ * variation selector, a plane-14 tag, a control character.
+ */
+export function mayBeHidden(cp: number): boolean {
+  if (cp === ZWJ || cp === ZWNJ || isVariationSelector(cp)) return true;
+  const ch = String.fromCodePoint(cp);
+  return isHiddenFormat(cp, ch) || CONTROL.test(ch);
 }
 
 /** A fenced code block's opening line (up to three spaces, then three or more backticks or tildes). */
@@ -224,7 +316,7 @@ export function cleanText(text: string | undefined): string | undefined;
 export function cleanText(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   if (/^[\x20-\x7e\t\n\r]*$/.test(text) && !text.includes("<!--")) return text;
-  return removeComments(removeInvisible(text, true));
+  return removeComments(removeInvisible(text, "but-whitespace"));
 }
 
 /**
@@ -234,7 +326,7 @@ export function cleanText(text: string | undefined): string | undefined {
  */
 export function cleanCodeLine(text: string): string {
   if (/^[\x20-\x7e\t\n\r]*$/.test(text)) return text;
-  return removeInvisible(text, true);
+  return removeInvisible(text, "but-whitespace");
 }
 
 /** Bitbucket text quoted inside one of our sentences: cleaned, then as a JSON string literal. */
@@ -252,7 +344,7 @@ export function hiddenCharacterLines(text: string): number[] {
   const found: number[] = [];
   for (const [i, line] of lines.entries()) {
     if (/^[\x20-\x7e\t\r]*$/.test(line)) continue;
-    if (removeInvisible(line, false) !== line) found.push(i + 1);
+    if (removeInvisible(line, "none") !== line) found.push(i + 1);
   }
   return found;
 }

@@ -17,6 +17,7 @@ import {
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
+import { realId } from "../bitbucket/visible_id.ts";
 import {
   filePathArg,
   MAX_PATH,
@@ -144,16 +145,18 @@ function planFor(
       }
       return {
         keys,
-        ask: (b) => refCandidates(b, project, repo, typed),
+        ask: (b) => refCandidates(b, project, repo, realId(typed)),
         rank: byName,
       };
     }
     case "path": {
-      if (context.at !== undefined && valid(REF, context.at) === undefined) return undefined;
-      const at = context.at;
+      const at = valid(REF, context.at);
+      if (context.at !== undefined && at === undefined) return undefined;
       const cut = typed.lastIndexOf("/");
-      const dir = cut < 0 ? "" : typed.slice(0, cut);
-      if (dir !== "" && valid(DIRECTORY, dir) === undefined) return undefined;
+      const typedDir = cut < 0 ? "" : typed.slice(0, cut);
+      // The directory typed so far, as its real bytes (typed as results show it).
+      const dir = typedDir === "" ? "" : valid(DIRECTORY, typedDir);
+      if (dir === undefined) return undefined;
       // The files under the directory typed so far; a complete listing of a parent serves too.
       const dirs = dir === ""
         ? [""]

@@ -3,7 +3,8 @@
  * the tools read (list_projects, the repositories of a project, open pull
  * requests, list_branches and list_tags, list_files, list_commits), one
  * bounded page each. An answer says whether it holds everything there is, so
- * a complete answer for a broader filter can serve a narrower one.
+ * a complete answer for a broader filter can serve a narrower one. Values
+ * are offered as results show them (`visibleId`), which the tools take back.
  */
 import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
@@ -16,6 +17,7 @@ import { apiPath } from "../bitbucket/path.ts";
 import { filesListing } from "../bitbucket/files.ts";
 import { collectPages, type ListingRequest, MAX_LIMIT } from "../bitbucket/paging.ts";
 import { refsPath } from "../bitbucket/refs.ts";
+import { visibleId } from "../bitbucket/visible_id.ts";
 
 /** One value a completion may offer, and the text beside it the typed value may also match. */
 export interface Candidate {
@@ -56,7 +58,10 @@ export const REFS_LOOKED_AT = 100;
 /** The projects the caller can see, by key, with their names. */
 export function projectCandidates(bitbucket: BitbucketClient): Promise<Answer> {
   const request = { path: "/api/latest/projects" };
-  return answerOf(bitbucket, request, Project, MAX_LIMIT, (p) => ({ value: p.key, text: p.name }));
+  return answerOf(bitbucket, request, Project, MAX_LIMIT, (p) => ({
+    value: visibleId(p.key),
+    text: p.name,
+  }));
 }
 
 /** A project's repositories, by slug, with their names. */
@@ -67,7 +72,7 @@ export function repoCandidates(bitbucket: BitbucketClient, project: string): Pro
     request,
     Repository,
     MAX_LIMIT,
-    (r) => ({ value: r.slug, text: r.name }),
+    (r) => ({ value: visibleId(r.slug), text: r.name }),
   );
 }
 
@@ -103,14 +108,14 @@ export async function refCandidates(
     collectPages(bitbucket, refsPath(project, repo, "branches"), Branch, paging, query),
     collectPages(bitbucket, refsPath(project, repo, "tags"), Tag, paging, query),
   ]);
-  const names = [...branches.values, ...tags.values].map((ref) => ref.displayId);
+  const names = [...branches.values, ...tags.values].map((ref) => visibleId(ref.displayId));
   return {
     candidates: [...new Set(names)].map((value) => ({ value })),
     complete: branches.isLastPage && tags.isLastPage,
   };
 }
 
-/** The files under `dir` (the whole repository when empty) at `at`, as paths from the root. */
+/** The files under `dir` (the whole repository when empty; real bytes) at `at`, as paths from the root. */
 export function pathCandidates(
   bitbucket: BitbucketClient,
   project: string,
@@ -120,7 +125,7 @@ export function pathCandidates(
 ): Promise<Answer> {
   const request = filesListing(project, repo, dir === "" ? undefined : dir, at);
   return answerOf(bitbucket, request, ListedFile, MAX_LIMIT, (file) => ({
-    value: dir === "" ? file : `${dir}/${file}`,
+    value: visibleId(dir === "" ? file : `${dir}/${file}`),
   }));
 }
 

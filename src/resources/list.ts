@@ -9,6 +9,8 @@ import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import type { PullRequest } from "../bitbucket/entities/pull_request.ts";
 import { dashboardPullRequests } from "../bitbucket/pull_requests.ts";
+import { cleanText } from "../bitbucket/untrusted_text.ts";
+import { visibleId } from "../bitbucket/visible_id.ts";
 import { resourceUri, templateOf } from "./templates.ts";
 
 /** How many pull requests of each role are listed. */
@@ -16,20 +18,20 @@ export const LISTED_PER_ROLE = 25;
 
 /** A user as people read the name. */
 function person(user: z.infer<typeof PullRequest>["author"]["user"]): string {
-  return user.displayName ?? user.name;
+  return cleanText(user.displayName) || visibleId(user.name);
 }
 
 /** One pull request as a resource, for the caller in `role`. */
 function listed(pr: z.infer<typeof PullRequest>, role: "AUTHOR" | "REVIEWER"): Resource {
   const { slug, project } = pr.toRef.repository;
-  const where = `${project.key}/${slug}`;
-  const branches = `${pr.fromRef.displayId} → ${pr.toRef.displayId}`;
+  const where = visibleId(`${project.key}/${slug}`);
+  const branches = `${visibleId(pr.fromRef.displayId)} → ${visibleId(pr.toRef.displayId)}`;
   const draft = pr.draft ? ", a draft" : "";
   const updated = pr.updatedDate ?? pr.createdDate;
   return {
     uri: resourceUri({ kind: "pull_request", project: project.key, repo: slug, prId: pr.id }),
     name: `${where}#${pr.id}`,
-    title: `#${pr.id} ${pr.title}`,
+    title: `#${pr.id} ${cleanText(pr.title)}`,
     description: role === "AUTHOR"
       ? `Your pull request in ${where}${draft}: ${branches}`
       : `Waiting for your review in ${where}${draft}: ${branches}, by ${person(pr.author.user)}`,

@@ -5,13 +5,14 @@
  * way, through the same Bitbucket client. A Bitbucket 404 is the protocol's
  * "resource not found"; every other failure keeps the tool's message.
  */
-import { UNTRUSTED_META } from "../tools/kit/define.ts";
+import { escapedMeta, UNTRUSTED_META } from "../tools/kit/define.ts";
 import { ResourceNotFoundError } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/client.ts";
 import { commitChanges, readCommit } from "../bitbucket/commits.ts";
 import { readCappedDiff } from "../bitbucket/diff/read.ts";
 import { Change } from "../bitbucket/entities/pull_request.ts";
 import { BitbucketError } from "../bitbucket/errors.ts";
+import { noticingEscapes } from "../bitbucket/visible_id.ts";
 import { readFileText } from "../bitbucket/files.ts";
 import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
 import { prDiffSource, readPullRequest } from "../bitbucket/pull_requests.ts";
@@ -75,13 +76,14 @@ export async function readResource(
   target: ResourceTarget,
   bitbucket: BitbucketClient,
 ): Promise<
-  { contents: { uri: string; mimeType: string; text: string }[]; _meta: Record<string, true> }
+  { contents: { uri: string; mimeType: string; text: string }[]; _meta: Record<string, unknown> }
 > {
   const { mimeType } = templateOf(target.kind);
   try {
-    const contents = [{ uri, mimeType, text: await text(target, bitbucket) }];
-    // Marked as Bitbucket's, as every tool result is.
-    return { contents, _meta: { [UNTRUSTED_META]: true } };
+    const read = await noticingEscapes(() => text(target, bitbucket));
+    const contents = [{ uri, mimeType, text: read.value }];
+    // Marked as Bitbucket's, as every tool result is, and its escaped identifiers said.
+    return { contents, _meta: { [UNTRUSTED_META]: true, ...escapedMeta(read.escaped) } };
   } catch (error) {
     if (!(error instanceof BitbucketError)) throw error;
     const failure = error.during(`read ${JSON.stringify(uri)}`);

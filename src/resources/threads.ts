@@ -11,6 +11,7 @@ import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/args.ts";
 import { prPath } from "../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../bitbucket/threads.ts";
 import { cleanText } from "../bitbucket/untrusted_text.ts";
+import { visibleId } from "../bitbucket/visible_id.ts";
 import { isoDate } from "../tools/kit/shapes/date.ts";
 
 /** The most threads one resource shows. */
@@ -23,7 +24,7 @@ export function isOpen(comment: Comment): boolean {
 
 /** Who wrote a comment: `Jane Doe (jdoe)`, or the username alone. */
 function who(comment: Comment): string {
-  const { name } = comment.author;
+  const name = visibleId(comment.author.name);
   const displayName = cleanText(comment.author.displayName);
   return displayName && displayName !== name ? `${displayName} (${name})` : name;
 }
@@ -40,9 +41,11 @@ function where({ comment, anchor: activityAnchor }: Thread): string {
     : start === undefined || start === anchor.line
     ? `, line ${anchor.line} (${side})`
     : `, lines ${start}-${anchor.line} (${side})`;
-  const moved = anchor.srcPath && anchor.srcPath !== anchor.path ? ` (from ${anchor.srcPath})` : "";
+  const moved = anchor.srcPath && anchor.srcPath !== anchor.path
+    ? ` (from ${visibleId(anchor.srcPath)})`
+    : "";
   const outdated = anchor.orphaned ? ", outdated" : "";
-  return `${kind} on \`${anchor.path}\`${moved}${lines}${outdated}`;
+  return `${kind} on \`${visibleId(anchor.path)}\`${moved}${lines}${outdated}`;
 }
 
 /** A comment's heading line and text, every line behind `prefix` (quote marks for replies). */

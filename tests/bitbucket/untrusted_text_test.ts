@@ -48,6 +48,23 @@ Deno.test("cleanText removes zero-width and other invisible format characters", 
   assert.equal(cleanText("\u200Cمی\u200C\u200Cخواهم\u200C"), "میخواهم");
 });
 
+Deno.test("cleanText keeps a non-joiner only between letters of a script that uses it", () => {
+  // Between Latin letters, or Latin and a joining script, it changes nothing a reader sees.
+  assert.equal(cleanText("ign\u200Core all"), "ignore all");
+  assert.equal(cleanText("admin\u200Cمی"), "adminمی");
+  assert.equal(cleanText("Zo\u200Cë 中\u200C文 Ωμ\u200Cέγα"), "Zoë 中文 Ωμέγα");
+  // Persian "I want" and "I don't know": the break inside the word is how it is written.
+  assert.equal(cleanText("می\u200Cخواهم"), "می\u200Cخواهم");
+  assert.equal(cleanText("نمی\u200Cدانم"), "نمی\u200Cدانم");
+  // Hindi: after a virama it asks for the half form; in Bengali and Malayalam too.
+  assert.equal(cleanText("क्\u200Cष"), "क्\u200Cष");
+  assert.equal(cleanText("ক্\u200Cষ"), "ক্\u200Cষ");
+  assert.equal(cleanText("ന്\u200Cറ"), "ന്\u200Cറ");
+  // A Latin letter on either side of it is enough to remove it.
+  assert.equal(cleanText("क\u200Cx"), "कx");
+  assert.equal(cleanText("x\u200Cक"), "xक");
+});
+
 Deno.test("cleanText removes control characters but tab and line breaks", () => {
   assert.equal(cleanText("\x1b[2Jred\x07\x00\x7f\x85 ok\tdone\r\nnext"), "[2Jred ok\tdone\r\nnext");
 });

@@ -302,6 +302,35 @@ for (const era of ERAS) {
   });
 }
 
+Deno.test("completions: a name or path hiding characters is offered as results show it, and typed back so", async () => {
+  const branch = "feature/\u202Efix\u200B";
+  const shown = "feature/\\u{202E}fix\\u{200B}";
+  const dir = "docs\u200B";
+  await using h = await connect({
+    routes: [
+      {
+        method: "GET",
+        path: `${REPO}/branches`,
+        body: { isLastPage: true, values: [{ id: `refs/heads/${branch}`, displayId: branch }] },
+      },
+      { method: "GET", path: `${REPO}/tags`, body: { isLastPage: true, values: [] } },
+      {
+        method: "GET",
+        path: `${REPO}/files/${encodeURIComponent(dir)}`,
+        body: { isLastPage: true, values: ["a\u202E.md"] },
+      },
+    ],
+  });
+  const file = { type: "ref/resource" as const, uri: FILE_TEMPLATE };
+  const refs = await complete(h.client, file, "at", "feature/\\u{202E}f", IN_WEB);
+  assert.deepEqual(refs.completion.values, [shown]);
+  // Bitbucket filters by the real bytes of what was typed.
+  assert.equal(h.fixture.requests[0]?.query.filterText, "feature/\u202Ef");
+  const paths = await complete(h.client, file, "path", "docs\\u{200B}/", IN_WEB);
+  assert.deepEqual(paths.completion.values, ["docs\\u{200B}/a\\u{202E}.md"]);
+  assert.deepEqual(h.fixture.unmatched, []);
+});
+
 Deno.test("completions: at most 100 values, saying how many matched", async () => {
   const many = Array.from({ length: 150 }, (_, i) => ({ key: `K${i}`, name: `Project ${i}` }));
   await using h = await connect({

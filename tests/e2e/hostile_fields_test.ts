@@ -4,8 +4,15 @@
  * answer made hostile (identifiers apart, which the server passes through or
  * routes by), and no result may carry a hidden character or an HTML comment.
  * The hand-written hostile tests pick fields; this one cannot miss one.
+ *
+ * Then the identifiers themselves: each case runs twice more, every
+ * identifier of every answer ending in a marker (`⁂`), once plain and once
+ * with hidden characters before the marker, and every string of the second
+ * result must be the first's with those characters escaped (`\u{202E}`)
+ * before each marker: not raw, not stripped, nothing else changed.
  */
 import assert from "node:assert/strict";
+import { ESCAPED_META, UNTRUSTED_META } from "../../src/tools/kit/define.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { toolArguments } from "../../testing/cases/mod.ts";
 import { readFixture, type Route } from "../../testing/fixture_bitbucket.ts";
@@ -18,10 +25,11 @@ const HOSTILE = "\u202E\u2066\u200B\u{E0041}<!-- hidden -->";
 const PLANTED = ["\u202E", "\u2066", "\u200B", "\u{E0041}", "<!--"];
 
 /**
- * Keys whose string values pass through untouched: identifiers and values the
- * server routes by, compares or computes with, never display text. Cleaning
- * them would be wrong (an identifier must round-trip byte-exact), and making
- * them hostile would only break the contract case, not test sanitising.
+ * Keys whose string values are not display text: identifiers and values the
+ * server routes by, compares or computes with. Cleaning them would be wrong
+ * (an identifier must round-trip byte-exact: hidden characters in one are
+ * shown escaped, which the second half of this file tests), and an HTML
+ * comment in one is part of the name, not hidden text.
  */
 const IDENTIFIERS = new Set([
   // Ids and keys: refs ("refs/heads/main"), ref display ids (branch names the
@@ -38,6 +46,7 @@ const IDENTIFIERS = new Set([
   "buildParentKeys",
   "parent", // a build's parent key
   "ref", // the ref a build status is for
+  "refId", // the ref a rebase rewrote
   "groups", // group names (branch restriction exemptions)
   // Commit and object ids, compared and shown as they are.
   "latestCommit",
@@ -201,3 +210,174 @@ for (const tool of CATALOGUE) {
     }
   });
 }
+
+// ---- Identifiers: escaped, never raw, never stripped. ----
+
+/** Ends every identifier of an answer, so that where each one went can be followed. */
+const MARK = "\u2042";
+/** A right-to-left override, a zero-width space and a Unicode tag, put before the marker. */
+const HIDDEN_ID = "\u202E\u200B\u{E0041}";
+/** {@link HIDDEN_ID} as a result must show it: each character escaped. */
+const ESCAPED_ID = "\\u{202E}\\u{200B}\\u{E0041}";
+
+/**
+ * The keys whose values the server shows as identifiers: names of refs,
+ * paths (whole, or a path object's parts), keys, slugs, usernames and
+ * groups, addresses. Commit ids and enumerations under them are left alone:
+ * the server computes with those, and never has to show one made of hidden characters.
+ */
+const SHOWN_IDENTIFIERS = new Set([
+  "id",
+  "displayId",
+  "refId",
+  "key",
+  "slug",
+  "reportKey",
+  "buildParentKeys",
+  "parent",
+  "ref",
+  "buildNumber",
+  "groups",
+  "path",
+  "srcPath",
+  "components",
+  "toString",
+  "file",
+  "fileName",
+  "emailAddress",
+  "href",
+  "url",
+  "link",
+]);
+
+/** A commit id or an enumeration (`BRANCH`, `ANY_REF`): not a name. */
+const NOT_A_NAME = /^(?:[0-9a-f]{7,64}|[A-Z][A-Z_]*)$/;
+
+/**
+ * `value` with `suffix` ending every identifier string in it (see
+ * {@link SHOWN_IDENTIFIERS}), a Bitbucket user's `name` and a file listing's
+ * paths too. A commit's author and committer are git's people: their names
+ * are display text, whatever user Bitbucket linked them to.
+ */
+function marked(value: unknown, suffix: string, identifier = false, gitPerson = false): unknown {
+  if (typeof value === "string") {
+    return identifier && !NOT_A_NAME.test(value) ? `${value}${suffix}` : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => marked(v, suffix, identifier));
+  if (typeof value !== "object" || value === null) return value;
+  const commit = "authorTimestamp" in value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const name = k === "name" && !gitPerson && nameIsIdentifier(value);
+      const listing = k === "values" && Array.isArray(v) && v.every((p) => typeof p === "string");
+      const shown = identifier || SHOWN_IDENTIFIERS.has(k) || name || listing;
+      return [k, marked(v, suffix, shown, commit && (k === "author" || k === "committer"))];
+    }),
+  );
+}
+
+/** `route` answering its JSON with every identifier ending in `suffix`; raw answers as they are. */
+function markedRoute(route: Route, suffix: string): Route {
+  if (route.respond) {
+    const respond = route.respond;
+    return { ...route, respond: async (seen) => marked(await respond(seen), suffix) };
+  }
+  if (route.fixture?.endsWith(".json")) {
+    const { fixture, ...rest } = route;
+    return { ...rest, body: marked(JSON.parse(readFixture(fixture)), suffix) };
+  }
+  if (
+    typeof route.body === "object" && route.body !== null && !(route.body instanceof Uint8Array)
+  ) {
+    return { ...route, body: marked(route.body, suffix) };
+  }
+  return route;
+}
+
+/** Every string in `value` with its JSON path. */
+function strings(value: unknown, path = "$"): [string, string][] {
+  if (typeof value === "string") return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${path}[${i}]`));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => strings(v, `${path}.${k}`));
+}
+
+/** The value at a JSON path {@link strings} gave. */
+function at(value: unknown, path: string): unknown {
+  const steps = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? [];
+  return steps.reduce<unknown>((v, step) => {
+    const key = step.startsWith("[") ? Number(step.slice(1, -1)) : step.slice(1);
+    return (v as Record<string | number, unknown> | undefined)?.[key];
+  }, value);
+}
+
+/** A call of `tool`'s contract case with every identifier of every answer ending in `suffix`. */
+async function callMarked(tool: (typeof CATALOGUE)[number], suffix: string) {
+  const entry = toolArguments[tool.name]!;
+  await using h = await connect({
+    routes: entry.routes.map((route) => markedRoute(route, suffix)),
+    selection: { yolo: true },
+    apps: entry.apps,
+  });
+  return await h.client.callTool({ name: tool.name, arguments: entry.args });
+}
+
+/** The tools whose results showed at least one marked identifier. */
+const showing = new Set<string>();
+
+for (const tool of CATALOGUE) {
+  Deno.test(`hostile identifiers: ${tool.name} shows every identifier's hidden characters escaped`, async () => {
+    const plain = await callMarked(tool, MARK);
+    const hostile = await callMarked(tool, `${HIDDEN_ID}${MARK}`);
+    const expected = (text: string) => text.replaceAll(MARK, `${ESCAPED_ID}${MARK}`);
+    assert.equal(hostile.isError, plain.isError, firstText(hostile));
+    if (plain.isError) {
+      // A name it looks for among the answers is not found: the message still shows none raw.
+      assert.equal(firstText(hostile), expected(firstText(plain)));
+      return;
+    }
+    // A view's origin is the fixture's address, another in each run.
+    const documents = new Set([...tool.hasDocumentText ? DOCUMENTS : [], "$.view.origin"]);
+    const changed = strings(plain.structuredContent)
+      .filter(([path]) => !documents.has(path))
+      .flatMap(([path, text]) => {
+        const seen = at(hostile.structuredContent, path);
+        return seen === expected(text) ? [] : [`${path} = ${JSON.stringify(seen)}`];
+      });
+    assert.deepEqual(changed, [], "each identifier escaped, nothing else changed");
+    assert.deepEqual(offending(hostile.structuredContent, tool.hasDocumentText), []);
+    if (!tool.hasDocumentText) {
+      // The text block is the result's JSON, where each escape's backslash is itself escaped.
+      const inJson = JSON.stringify(ESCAPED_ID).slice(1, -1);
+      assert.equal(firstText(hostile), firstText(plain).replaceAll(MARK, `${inJson}${MARK}`));
+    }
+    const escaped = strings(hostile.structuredContent)
+      .some(([path, text]) => !documents.has(path) && text.includes(ESCAPED_ID));
+    const meta = hostile._meta as Record<string, unknown> | undefined;
+    assert.equal(meta?.[UNTRUSTED_META], true);
+    if (escaped) {
+      showing.add(tool.name);
+      const noted = meta?.[ESCAPED_META] as { ids: string[]; count: number } | undefined;
+      assert.ok(noted !== undefined && noted.ids.length > 0, "the result notes its escaped ids");
+      const shown = JSON.stringify(hostile.structuredContent);
+      for (const id of noted.ids) assert.ok(shown.includes(JSON.stringify(id).slice(1, -1)), id);
+    } else {
+      assert.equal(meta?.[ESCAPED_META], undefined, "no escapes, no note");
+    }
+  });
+}
+
+Deno.test("hostile identifiers: the listings and reads of names, paths and refs all showed theirs", () => {
+  const expected = [
+    "list_branches",
+    "list_tags",
+    "get_repository",
+    "list_files",
+    "list_pr_changes",
+    "list_pull_requests",
+    "list_pr_comments",
+    "find_users",
+    "search_code",
+  ];
+  assert.deepEqual(expected.filter((name) => !showing.has(name)), []);
+});

@@ -371,6 +371,8 @@ Deno.test("HTTP behind a load balancer: a state signed by one instance is honour
 const HOSTILE = `x\u202Eevil\u2066\u200B\u{E0041}"q\nz`;
 /** How HOSTILE must appear in a question: cleaned, then quoted as JSON. */
 const QUOTED = JSON.stringify('xevil"q\nz');
+/** How HOSTILE must appear as a name (a ref, a path, a key): each hidden character escaped, then quoted. */
+const QUOTED_ID = JSON.stringify('x\\u{202E}evil\\u{2066}\\u{200B}\\u{E0041}"q\\u{A}z');
 const INVISIBLE = /[\u202E\u2066\u200B\u{E0041}\n]/u;
 const fixtureJson = (name: string) => JSON.parse(Deno.readTextFileSync(`fixtures/${name}`));
 const HEAD = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
@@ -465,13 +467,13 @@ const HOSTILE_CASES: {
     tool: "delete_branch",
     args: { project: "PROJ", repo: "web", name: HOSTILE },
     routes: [{ method: "GET", path: `${REPO_API}/branches`, body: hostileRef("heads") }],
-    tail: `${QUOTED} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
+    tail: `${QUOTED_ID} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
   },
   {
     tool: "delete_tag",
     args: { project: "PROJ", repo: "web", name: HOSTILE },
     routes: [{ method: "GET", path: `${REPO_API}/tags`, body: hostileRef("tags") }],
-    tail: `${QUOTED} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
+    tail: `${QUOTED_ID} from PROJ/web, at commit a3c7e0f4b9d2; Bitbucket cannot restore it`,
   },
   {
     tool: "set_build_status",
@@ -486,7 +488,7 @@ const HOSTILE_CASES: {
       path: `${REPO_API}/commits/${BUILT}/builds`,
       body: { key: HOSTILE, state: HOSTILE, url: HOSTILE },
     }],
-    tail: `${QUOTED} ${QUOTED} (linking ${QUOTED}) as SUCCESSFUL on commit ${
+    tail: `${QUOTED_ID} ${QUOTED} (linking ${QUOTED_ID}) as SUCCESSFUL on commit ${
       BUILT.slice(0, 12)
     } in PROJ/web, replacing its ${QUOTED} status; merge checks and reviewers rely on it`,
   },
@@ -505,12 +507,12 @@ const HOSTILE_CASES: {
       path: `${REPO_API}/default-branch`,
       body: { id: "refs/heads/main", displayId: HOSTILE, type: "BRANCH" },
     }],
-    tail: `${QUOTED}, the default branch of PROJ/web, without a pull request's review`,
+    tail: `${QUOTED_ID}, the default branch of PROJ/web, without a pull request's review`,
   },
 ];
 
 for (const { tool, args, routes, tail } of HOSTILE_CASES) {
-  Deno.test(`confirmation: ${tool} asks with Bitbucket's text cleaned and quoted, its own words intact after it`, async () => {
+  Deno.test(`confirmation: ${tool} asks with Bitbucket's text cleaned (names made visible) and quoted, its own words intact after it`, async () => {
     const asked: string[] = [];
     await using h = await connect({
       routes: [...routes, ...pullRequests.routes, ...refs.routes, ...builds.routes],
@@ -524,8 +526,9 @@ for (const { tool, args, routes, tail } of HOSTILE_CASES) {
     assert.equal(asked.length, 1, firstText(result));
     const message = asked[0]!;
     assert.doesNotMatch(message, INVISIBLE, message);
-    assert.ok(message.includes(QUOTED), message);
-    assert.ok(!message.replaceAll(QUOTED, "").includes("evil"), `unquoted text in: ${message}`);
+    assert.ok(message.includes(QUOTED) || message.includes(QUOTED_ID), message);
+    const unquoted = message.replaceAll(QUOTED, "").replaceAll(QUOTED_ID, "");
+    assert.ok(!unquoted.includes("evil"), `unquoted text in: ${message}`);
     assert.ok(message.includes(tail), `${JSON.stringify(message)}\nlacks ${JSON.stringify(tail)}`);
     assert.deepEqual(writes(h.fixture.requests), []);
   });

@@ -11,7 +11,7 @@ import { commits, PR_HEAD } from "../../testing/cases/commits.ts";
 import { PR, pullRequests, REPO } from "../../testing/cases/pull_requests.ts";
 import { APP_TS, HEAD, source } from "../../testing/cases/source.ts";
 import type { Route } from "../../testing/fixture_bitbucket.ts";
-import { UNTRUSTED_META } from "../../src/tools/kit/define.ts";
+import { ESCAPED_META, UNTRUSTED_META } from "../../src/tools/kit/define.ts";
 import { connect, firstText, TEST_TOKEN } from "../../testing/harness.ts";
 import { connectHttp, type Era, startHttp } from "../support/http_server.ts";
 
@@ -100,6 +100,23 @@ for (const era of ERAS) {
     });
     assert.equal(read._meta?.[UNTRUSTED_META], true);
     assert.deepEqual(read._meta?.[UNTRUSTED_META], tool._meta?.[UNTRUSTED_META]);
+  });
+
+  Deno.test(`resources, ${era}: a read shows hidden characters in names escaped, noted as a tool result notes them`, async () => {
+    const pr = JSON.parse(Deno.readTextFileSync("fixtures/pull_requests/pr-42.json"));
+    const branch = "feature/\u202Elogin\u200B";
+    pr.fromRef = { ...pr.fromRef, id: `refs/heads/${branch}`, displayId: branch };
+    await using h = await connect({ era, routes: [{ method: "GET", path: PR, body: pr }] });
+    const read = await h.client.readResource({ uri: `${BASE}/pull-requests/42` }) as Read & {
+      _meta?: Record<string, unknown>;
+    };
+    const shown = "feature/\\u{202E}login\\u{200B}";
+    const { pullRequest } = JSON.parse(read.contents[0]!.text!);
+    assert.deepEqual([pullRequest.fromRef.id, pullRequest.fromRef.displayId], [
+      `refs/heads/${shown}`,
+      shown,
+    ]);
+    assert.deepEqual(read._meta?.[ESCAPED_META], { ids: [`refs/heads/${shown}`, shown], count: 2 });
   });
 
   Deno.test(`resources, ${era}: a pull request reads as get_pull_request's payload, as JSON`, async () => {

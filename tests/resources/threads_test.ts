@@ -100,6 +100,22 @@ Looks good overall.
   );
 });
 
+Deno.test("threads: a path and a username hiding characters are shown with them escaped", () => {
+  const thread: Thread = {
+    comment: comment(40, "See here.", {
+      author: { name: "j\u200Bdoe", displayName: "Jane\u202E Doe" },
+      anchor: { path: "src/\u202Ea.ts", srcPath: "src/old\u{E0041}.ts", line: 2 },
+    }),
+  };
+  const text = threadsMarkdown("T", [thread], false);
+  assert.ok(
+    text.includes("## Comment on `src/\\u{202E}a.ts` (from src/old\\u{E0041}.ts), line 2 (new)"),
+    text,
+  );
+  assert.ok(text.includes("**Jane Doe (j\\u{200B}doe)**"), text);
+  assert.doesNotMatch(text, /[\u200B\u202E\u{E0041}]/u);
+});
+
 Deno.test("threads: none open says so", () => {
   assert.equal(threadsMarkdown("T", [], false), "# T\n\nNo open threads.\n");
 });

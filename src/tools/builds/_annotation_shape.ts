@@ -2,6 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import type { InsightAnnotation } from "../../bitbucket/entities/insights.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** The severities Bitbucket gives a finding: what a filter may name and an annotation must carry. */
 export const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
@@ -20,12 +21,12 @@ export const AnnotationOut = z.object({
 /** Trims a Bitbucket annotation to {@link AnnotationOut}. */
 export function annotationOut(a: z.infer<typeof InsightAnnotation>): z.infer<typeof AnnotationOut> {
   return {
-    reportKey: a.reportKey,
-    path: a.path,
+    reportKey: visibleId(a.reportKey),
+    path: visibleId(a.path),
     line: a.line,
     severity: a.severity,
     type: a.type,
     message: cleanText(a.message),
-    link: a.link,
+    link: visibleId(a.link),
   };
 }

@@ -12,6 +12,7 @@ import {
   choiceArg,
   CommitIdArg,
   FullCommitIdArg,
+  identifierArg,
   nameArg,
   PagingArgs,
   pathArg,
@@ -22,6 +23,7 @@ import { fullCommitId } from "../../bitbucket/commits.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
+import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
 import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { AnnotationOut, annotationOut, SEVERITIES } from "./_annotation_shape.ts";
@@ -170,7 +172,7 @@ export const setBuildStatus = defineTool({
   idempotent: true,
   input: RepoArgs.extend({
     commit_id: CommitIdArg,
-    key: z.string().min(1).max(255).describe("Unique per commit"),
+    key: identifierArg(z.string().min(1).max(255).describe("Unique per commit")),
     state: choiceArg(BUILD_STATES, "Build state"),
     url: z.string().min(1).max(450).describe("The build's page"),
     name: z.string().max(255).optional(),
@@ -194,14 +196,14 @@ export const setBuildStatus = defineTool({
       ? "where it has none yet"
       : `replacing its ${quoted(current.state)} status`;
     return {
-      message: `Report build ${quoted(key)}${
+      message: `Report build ${quotedId(key)}${
         name === undefined ? "" : ` ${quoted(name)}`
-      } (linking ${quoted(url)}) as ${state} on commit ${
+      } (linking ${quotedId(url)}) as ${state} on commit ${
         commitId.slice(0, 12)
       } in ${project}/${repo}, ${replacing}; merge checks and reviewers rely on it`,
       // Setting it changes what is read here, so a replayed yes finds it changed.
       binding: {
-        what: `the build status ${quoted(key)} of commit ${commitId.slice(0, 12)}`,
+        what: `the build status ${quotedId(key)} of commit ${commitId.slice(0, 12)}`,
         state: current === undefined ? "none" : JSON.stringify([
           current.state,
           current.url,
@@ -231,7 +233,7 @@ export const setBuildStatus = defineTool({
       schema: z.unknown(),
       body: status,
     });
-    return { buildStatus: { commitId, ...status } };
+    return { buildStatus: { commitId, ...status, key: visibleId(key) } };
   },
 });
 

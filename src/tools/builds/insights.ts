@@ -7,8 +7,8 @@ import { fullCommitId } from "../../bitbucket/commits.ts";
 import { InsightReport } from "../../bitbucket/entities/insights.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { quoted } from "../../bitbucket/untrusted_text.ts";
-import { choiceArg, CommitIdArg, RepoArgs, segmentArg } from "../kit/args.ts";
+import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
+import { choiceArg, CommitIdArg, identifierArg, RepoArgs, segmentArg } from "../kit/args.ts";
 import { defineTool, safeWrite } from "../kit/define.ts";
 import { InsightReportOut, insightReportOut } from "../kit/shapes/build.ts";
 import { SEVERITIES } from "./_annotation_shape.ts";
@@ -42,7 +42,7 @@ async function reportWrite<T>(
       throw error.during(
         action,
         `only the user that created report ${
-          quoted(key)
+          quotedId(key)
         } may change it (deleting also takes repository admin): it may be another app's; use a key of your own, e.g. com.example.lint`,
       );
     }
@@ -116,7 +116,7 @@ export const addCodeInsightsAnnotations = defineTool({
     annotations: z.array(z.object({
       message: z.string().min(1).max(2000),
       severity: choiceArg(SEVERITIES, "Severity"),
-      path: z.string().optional(),
+      path: identifierArg(z.string()).optional(),
       line: z.number().int().optional(),
       type: choiceArg(TYPES, "Type").optional(),
       link: z.string().optional(),
@@ -149,7 +149,9 @@ export const addCodeInsightsAnnotations = defineTool({
         }),
       "check the commit id; the report must exist first (create_code_insights_report)",
     );
-    return { annotationsAdded: { reportKey: report_key, commitId, count: annotations.length } };
+    return {
+      annotationsAdded: { reportKey: visibleId(report_key), commitId, count: annotations.length },
+    };
   },
 });
 
@@ -177,6 +179,6 @@ export const deleteCodeInsightsReport = defineTool({
         }),
       "check the commit id and report key (list_code_insights_reports lists them)",
     );
-    return { deleted: { reportKey: report_key, commitId } };
+    return { deleted: { reportKey: visibleId(report_key), commitId } };
   },
 });

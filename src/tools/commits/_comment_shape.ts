@@ -1,6 +1,7 @@
 /** Commit comments as the commit tools return them: each thread, where it sits, and its replies. */
 import { z } from "../../deps/zod.ts";
 import type { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
 
 const CommentFields = CommentBase;
@@ -28,7 +29,7 @@ export function commitCommentOut(c: Comment): z.infer<typeof CommitCommentOut> {
   return {
     ...fields(c),
     anchor: a && {
-      path: a.path,
+      path: visibleId(a.path),
       line: a.line,
       lineType: a.lineType,
       fileType: a.fileType,

@@ -8,7 +8,7 @@ import { Changeset, JiraIssue } from "../../bitbucket/entities/jira.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { PagingArgs, PrArgs, segmentArg } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
@@ -49,7 +49,7 @@ export const listPrJiraIssues = defineTool({
       path: apiPath`/jira/latest/projects/${project}/repos/${repo}/pull-requests/${pr_id}/issues`,
       schema: z.array(JiraIssue),
     }).catch(duringJira(`list the Jira issues of pull request #${pr_id} in ${project}/${repo}`));
-    return { issues: body.map((i) => ({ key: cleanText(i.key), url: i.url })) };
+    return { issues: body.map((i) => ({ key: visibleId(i.key), url: visibleId(i.url) })) };
   },
 });
 
@@ -77,7 +77,7 @@ export const listJiraIssueCommits = defineTool({
     ).catch(duringJira(`list the commits of Jira issue ${issue_key}`));
     return pagedResult("commits", page, (c) => ({
       ...commitOut(c.toCommit),
-      repository: `${c.repository.project.key}/${c.repository.slug}`,
+      repository: visibleId(`${c.repository.project.key}/${c.repository.slug}`),
     }));
   },
 });

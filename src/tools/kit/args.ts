@@ -3,11 +3,15 @@
  * its input from these (`RepoArgs.extend({ ... })`) and declares none of its
  * own copies. Limits are published in the schema (`maxLength`, `maximum`)
  * wherever zod can say them; a refinement checks only what a schema cannot.
+ * Every argument naming something Bitbucket names (a key, a slug, a ref, a
+ * path, a username) takes it as results show it: an escape `\u{202E}` is the
+ * hidden character it stands for ({@link identifierArg}).
  */
 import { z } from "../../deps/zod.ts";
 import { isUnsafeSegment } from "../../bitbucket/path.ts";
 import { MAX_LIMIT } from "../../bitbucket/paging.ts";
 import { FULL_COMMIT_ID } from "../../bitbucket/commits.ts";
+import { realId } from "../../bitbucket/visible_id.ts";
 
 // The limits are the tools' too: every module that builds arguments finds them here.
 export * from "./limits.ts";
@@ -33,14 +37,24 @@ function described<T extends z.ZodType>(schema: T, description: string | undefin
 }
 
 /**
+ * A string argument naming something Bitbucket names, taken as results show
+ * it: identifiers holding hidden characters are returned with each written as
+ * `\u{HEX}` (`bitbucket/visible_id.ts`), and each such escape here becomes its
+ * character again before any check or request. The published schema is the
+ * string's own (a transform adds nothing to it).
+ */
+export function identifierArg(schema: z.ZodString) {
+  return schema.transform(realId);
+}
+
+/**
  * A value that becomes one path segment: 1 to 256 characters of well-formed
  * Unicode (a lone surrogate cannot be percent-encoded), never `.` or `..`.
  */
 export function segmentArg(description?: string) {
   const message = `must be 1-${MAX_SEGMENT} characters and not '.' or '..', in valid Unicode`;
-  const arg = limitedString(MAX_SEGMENT, message)
+  return identifierArg(described(limitedString(MAX_SEGMENT, message), description))
     .refine((v) => v.isWellFormed() && !isUnsafeSegment(v), { message });
-  return described(arg, description);
 }
 
 /**
@@ -55,25 +69,25 @@ export const RepoArgs = z.object({
 
 /** A name, key or part of one, sent as a query value (not a path segment). */
 export function nameArg(description?: string) {
-  return described(limitedString(MAX_SEGMENT), description);
+  return identifierArg(described(limitedString(MAX_SEGMENT), description));
 }
 
 /** A branch, tag or commit, by name or id. */
 export function refArg(description?: string) {
-  return described(limitedString(MAX_REF), description);
+  return identifierArg(described(limitedString(MAX_REF), description));
 }
 
 /** The ref to read at; the default branch when left out. */
 export const AtArg = refArg("Default: the default branch").optional();
 
 /** A substring filter on branch or tag names. */
-export const NameFilterArg = limitedString(MAX_REF).optional().describe(
+export const NameFilterArg = identifierArg(limitedString(MAX_REF)).optional().describe(
   "Part of the name",
 );
 
 /** A path sent as a query value or in a body (a diff's or a comment's file). */
 export function pathArg(description?: string) {
-  return described(limitedString(MAX_PATH), description);
+  return identifierArg(described(limitedString(MAX_PATH), description));
 }
 
 /**
@@ -83,9 +97,8 @@ export function pathArg(description?: string) {
 export function filePathArg(description?: string) {
   const message =
     `must be 1-${MAX_PATH} characters, relative to the repository root, with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`;
-  const arg = limitedString(MAX_PATH, message)
+  return identifierArg(described(limitedString(MAX_PATH, message), description))
     .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message });
-  return described(arg, description);
 }
 
 /**
@@ -96,9 +109,8 @@ export function filePathArg(description?: string) {
 export function refPathArg(description: string) {
   const message =
     `must be 1-${MAX_REF} characters with no empty, '.' or '..' segments (no leading, trailing or doubled '/'), in valid Unicode`;
-  return limitedString(MAX_REF, message)
-    .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message })
-    .describe(description);
+  return identifierArg(limitedString(MAX_REF, message).describe(description))
+    .refine((v) => v.isWellFormed() && !v.split("/").some(isUnsafeSegment), { message });
 }
 
 /** A 1-based line number of a file. */
@@ -195,6 +207,6 @@ export const VersionArg = z.number().int().min(0).optional().describe(
 export const TitleArg = limitedString(MAX_TITLE);
 
 /** A pull request's reviewers, by username. */
-export const ReviewersArg = z.array(limitedString(MAX_TITLE)).max(50).describe(
+export const ReviewersArg = z.array(identifierArg(limitedString(MAX_TITLE))).max(50).describe(
   "Reviewers' usernames",
 );

@@ -7,6 +7,7 @@
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "../../deps/mcp.ts";
 import type { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { type EscapedIds, noticingEscapes, visibleText } from "../../bitbucket/visible_id.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 
 /** What the person is asked: the sentence, and the state of what it acts on, as read now. */
@@ -133,6 +134,29 @@ export interface ToolConfig {
  */
 export const UNTRUSTED_META = "bitbucket-mcp/untrusted";
 
+/**
+ * The `_meta` key on a result holding identifiers whose hidden characters are
+ * written as escapes (`\u{202E}`): `{ids, count}`, the escaped identifiers as
+ * the result shows them (the first 100) and how many there were. Absent when
+ * there were none.
+ */
+export const ESCAPED_META = "bitbucket-mcp/escaped";
+
+/** The result `_meta` of a call that escaped `escaped`: nothing when it escaped none. */
+export function escapedMeta(escaped: EscapedIds | undefined): Record<string, EscapedIds> {
+  return escaped === undefined ? {} : { [ESCAPED_META]: escaped };
+}
+
+/**
+ * `error` with the hidden characters of its message written as escapes: a
+ * message may quote an argument (a ref, a path) the model passed, and the
+ * model must see its hidden bytes as the results show them, never raw.
+ */
+function withVisibleMessage(error: unknown): never {
+  if (error instanceof Error) error.message = visibleText(error.message);
+  throw error;
+}
+
 /** A brand on every value {@link defineTool} makes, so a test can find tools left out of the catalogue. */
 const TOOL = Symbol("bitbucket-mcp tool");
 
@@ -222,17 +246,18 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     choices: spec.choices,
     load: () => Promise.resolve(tool),
     async call(args, ctx) {
-      const out = await spec.handler(typed(args), ctx);
+      const { value: out, escaped } = await noticingEscapes(() => spec.handler(typed(args), ctx))
+        .catch(withVisibleMessage);
       const text = spec.document ? spec.document(out) : JSON.stringify(out);
       return {
         structuredContent: withoutUndefined(out) as Record<string, unknown>,
         content: [{ type: "text" as const, text }],
-        _meta: { [UNTRUSTED_META]: true, ...spec.resultMeta?.(out) },
+        _meta: { [UNTRUSTED_META]: true, ...escapedMeta(escaped), ...spec.resultMeta?.(out) },
       };
     },
     question: (args, ctx) =>
       spec.confirm
-        ? spec.confirm(typed(args), ctx)
+        ? spec.confirm(typed(args), ctx).catch(withVisibleMessage)
         : Promise.resolve({ message: `${spec.title} (${spec.name})` }),
     convertedSchemas: () => ({
       input: convertSchema(spec.input, "input"),

@@ -2,6 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import type { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
 
 /** The longest comment text an entry quotes; the thread itself is in list_pr_comments. */
@@ -39,7 +40,7 @@ function quote(text: string): string {
 const ids = (commits: { id: string }[] | undefined) => commits?.map((c) => c.id);
 
 const names = (users: { name: string }[] | undefined) =>
-  users === undefined || users.length === 0 ? undefined : users.map((u) => u.name);
+  users === undefined || users.length === 0 ? undefined : users.map((u) => visibleId(u.name));
 
 /** Trims a Bitbucket activity to {@link ActivityOut}: only the fields its action carries. */
 export function activityOut(a: z.infer<typeof Activity>): z.infer<typeof ActivityOut> {
@@ -47,7 +48,7 @@ export function activityOut(a: z.infer<typeof Activity>): z.infer<typeof Activit
     id: a.id,
     action: a.action,
     createdDate: isoDate(a.createdDate),
-    user: a.user?.name,
+    user: visibleId(a.user?.name),
     commentId: a.comment?.id,
     commentAction: a.commentAction,
     text: a.comment === undefined ? undefined : quote(a.comment.text),

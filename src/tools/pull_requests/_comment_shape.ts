@@ -1,6 +1,7 @@
 /** Pull request comments, threads and tasks as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { Comment, CommentAnchor } from "../../bitbucket/entities/pull_request_comment.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
 import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
@@ -56,11 +57,11 @@ function anchorOut(
   if (anchor === undefined) return undefined;
   const { path, line, lineType, fileType, srcPath, multilineMarker, orphaned } = anchor;
   return {
-    path,
+    path: visibleId(path),
     line,
     lineType,
     fileType,
-    srcPath,
+    srcPath: visibleId(srcPath),
     startLine: multilineMarker?.startLine,
     startLineType: multilineMarker?.startLineType,
     orphaned: orphaned || undefined,

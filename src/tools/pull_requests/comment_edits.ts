@@ -15,6 +15,7 @@ import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
 import { UserOut, userOut } from "../kit/shapes/user.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** The arguments naming one comment of a pull request. */
 const CommentArgs = PrArgs.extend({ comment_id: idArg() });
@@ -206,7 +207,7 @@ export const applyPrSuggestion = defineTool({
     return {
       commit: {
         id: after.fromRef.latestCommit,
-        branch: cleanText(after.fromRef.displayId),
+        branch: visibleId(after.fromRef.displayId),
         previous: before.fromRef.latestCommit,
       },
     };

@@ -23,6 +23,7 @@ import { prPath, readPullRequest, updatePullRequestFields } from "../../bitbucke
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { defaultReviewers } from "./reviewers.ts";
 import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
 
@@ -83,7 +84,10 @@ export const createPullRequest = defineTool({
         reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
       },
     });
-    return { pullRequest: pullRequestOut(pr), defaultReviewersAdded: added };
+    return {
+      pullRequest: pullRequestOut(pr),
+      defaultReviewersAdded: added.map((n) => visibleId(n)),
+    };
   },
 });
 

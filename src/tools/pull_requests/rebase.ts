@@ -10,6 +10,7 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
+import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
 import { PrArgs, VersionArg } from "../kit/args.ts";
 import { defineTool, unsafeWrite } from "../kit/define.ts";
 
@@ -69,12 +70,12 @@ export const rebasePullRequest = defineTool({
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
     const head = pr.fromRef.latestCommit ?? "unknown";
     return {
-      message: `Rebase ${quoted(pr.fromRef.displayId)} (at ${
+      message: `Rebase ${quotedId(pr.fromRef.displayId)} (at ${
         head.slice(0, 12)
       }) of pull request #${pr_id} ${
         quoted(pr.title)
       } (version ${pr.version}) in ${project}/${repo} onto ${
-        quoted(pr.toRef.displayId)
+        quotedId(pr.toRef.displayId)
       }: Bitbucket says it can; its commits are rewritten, which cannot be undone`,
       version: version ?? pr.version,
       // A push to the source branch or an edit moves these on, so a replayed yes finds them changed.
@@ -101,7 +102,7 @@ export const rebasePullRequest = defineTool({
     return {
       rebase: {
         pullRequestId: pr_id,
-        branch: cleanText(change?.refId ?? change?.ref?.id),
+        branch: visibleId(change?.refId ?? change?.ref?.id),
         previousCommit: change?.fromHash,
         latestCommit: change?.toHash,
       },

@@ -5,7 +5,7 @@
 import { z } from "../../deps/zod.ts";
 import { PullRequestSuggestion } from "../../bitbucket/entities/pull_request_suggestion.ts";
 import { pageOf } from "../../bitbucket/paging.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { PagingArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
@@ -24,10 +24,10 @@ function suggestionOut(s: Suggestion): z.infer<typeof SuggestionOut> {
   const ref = s.refChange.ref ?? s.fromRef;
   return {
     ref: {
-      id: cleanText(ref?.id ?? s.refChange.refId ?? ""),
-      displayId: cleanText(ref?.displayId),
+      id: visibleId(ref?.id ?? s.refChange.refId ?? ""),
+      displayId: visibleId(ref?.displayId),
     },
-    repository: `${s.repository.project.key}/${s.repository.slug}`,
+    repository: visibleId(`${s.repository.project.key}/${s.repository.slug}`),
     changedDate: isoDate(s.changeTime ?? s.changeTme),
     latestCommit: s.refChange.toHash,
   };

@@ -10,6 +10,7 @@ import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { refPatternMatches } from "./_ref_pattern.ts";
 import { RefMatcherOut, refMatcherOut } from "../kit/shapes/build.ts";
 import { pagedOutput } from "../kit/shapes/page.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** What a 401 or 403 means here: Bitbucket shows branch permissions to repository admins only. */
 const ADMIN_HINT =
@@ -79,8 +80,8 @@ export const listBranchRestrictions = defineTool({
           type: r.type,
           matcher: refMatcherOut(r.matcher),
           scope: r.scope?.type,
-          exemptUsers: r.users.map((u) => u.name),
-          exemptGroups: r.groups,
+          exemptUsers: r.users.map((u) => visibleId(u.name)),
+          exemptGroups: r.groups.map((g) => visibleId(g)),
         })),
       isLastPage: page.isLastPage,
       note: page.isLastPage ? undefined : cutNote(branch),

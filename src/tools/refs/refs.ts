@@ -18,7 +18,7 @@ import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts"
 import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
-import { quoted } from "../../bitbucket/untrusted_text.ts";
+import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",
@@ -172,16 +172,16 @@ export const deleteBranch = defineTool({
     if (end_point !== undefined && !head.toLowerCase().startsWith(end_point.toLowerCase())) {
       throw new Error(
         `Cannot delete branch ${
-          quoted(name)
+          quotedId(name)
         } in ${project}/${repo}: it points at ${head}, not at end_point ${end_point}; nothing was deleted (hint: look at the branch, then give its head as end_point or leave it out)`,
       );
     }
     return {
-      message: `Delete branch ${quoted(name)} from ${project}/${repo}, at commit ${
+      message: `Delete branch ${quotedId(name)} from ${project}/${repo}, at commit ${
         head.slice(0, 12)
       }; Bitbucket cannot restore it`,
       // Sent as endPoint, so Bitbucket refuses the delete once the branch moved on.
-      binding: { what: `the head of branch ${quoted(name)}`, state: head },
+      binding: { what: `the head of branch ${quotedId(name)}`, state: head },
     };
   },
   async handler({ project, repo, name, end_point }, { bitbucket, confirmed }) {
@@ -193,7 +193,7 @@ export const deleteBranch = defineTool({
       body: { name: ref, endPoint: end_point ?? confirmed?.binding?.state },
       schema: z.unknown(),
     }).catch(rethrowDuring(`delete branch ${JSON.stringify(name)} in ${project}/${repo}`));
-    return { deleted: ref };
+    return { deleted: visibleId(ref) };
   },
 });
 
@@ -210,11 +210,11 @@ export const deleteTag = defineTool({
     const tag = tagName(name);
     const { at, commit } = await headOf(bitbucket, project, repo, "tags", `refs/tags/${tag}`);
     return {
-      message: `Delete tag ${quoted(tag)} from ${project}/${repo}, at commit ${
+      message: `Delete tag ${quotedId(tag)} from ${project}/${repo}, at commit ${
         commit.slice(0, 12)
       }; Bitbucket cannot restore it`,
       // Bitbucket's tag delete takes no expected object: the re-read after the yes checks it.
-      binding: { what: `tag ${quoted(tag)}`, state: at },
+      binding: { what: `tag ${quotedId(tag)}`, state: at },
     };
   },
   async handler({ project, repo, name }, { bitbucket }) {
@@ -224,7 +224,7 @@ export const deleteTag = defineTool({
       path: apiPath`/git/latest/projects/${project}/repos/${repo}/tags/${segments(tag)}`,
       schema: z.unknown(),
     }).catch(rethrowDuring(`delete tag ${JSON.stringify(tag)} in ${project}/${repo}`));
-    return { deleted: `refs/tags/${tag}` };
+    return { deleted: visibleId(`refs/tags/${tag}`) };
   },
 });
 
@@ -259,7 +259,7 @@ async function headOf(
     const what = kind === "branches" ? "branch" : "tag";
     throw new Error(
       `Cannot delete ${what} ${
-        quoted(name)
+        quotedId(name)
       } in ${project}/${repo}: there is no such ${what} (now); nothing was deleted (hint: list_${kind} shows the names)`,
     );
   }

@@ -2,6 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { nameArg, PagingArgs } from "../kit/args.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 
@@ -25,10 +26,10 @@ export const findUsers = defineListTool({
   item: FoundUserOut,
   entity: ApplicationUser,
   map: ({ name, slug, displayName, emailAddress }) => ({
-    name,
-    slug,
+    name: visibleId(name),
+    slug: visibleId(slug),
     displayName: cleanText(displayName),
-    emailAddress,
+    emailAddress: visibleId(emailAddress),
   }),
   request: ({ filter }) => ({ path: "/api/latest/users", query: { filter } }),
 });

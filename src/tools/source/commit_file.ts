@@ -10,7 +10,7 @@ import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { type Confirmation, defineTool, safeWrite } from "../kit/define.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { quoted } from "../../bitbucket/untrusted_text.ts";
+import { quotedId } from "../../bitbucket/visible_id.ts";
 
 /** The largest file commit_file writes: its content in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -50,8 +50,8 @@ async function askDefaultBranch(
   );
   if (qualifyBranch(branch) !== defaultBranch.id) return undefined;
   return {
-    message: `Commit ${quoted(path)} straight onto ${
-      quoted(defaultBranch.displayId ?? branch)
+    message: `Commit ${quotedId(path)} straight onto ${
+      quotedId(defaultBranch.displayId ?? branch)
     }, the default branch of ${project}/${repo}, without a pull request's review`,
   };
 }

@@ -14,6 +14,7 @@ import {
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
 import { fileDocument, FileOut, withHiddenCharacters } from "../kit/shapes/file.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 export const listFiles = defineListTool({
   name: "list_files",
@@ -28,7 +29,7 @@ export const listFiles = defineListTool({
   item: z.string().describe("Path from the repository root"),
   entity: ListedFile,
   // Bitbucket names each file relative to the directory listed.
-  map: (file, { path }) => path ? `${path}/${file}` : file,
+  map: (file, { path }) => visibleId(path ? `${path}/${file}` : file),
   request: ({ project, repo, path, at }) => filesListing(project, repo, path, at),
 });
 

@@ -11,6 +11,7 @@ import { defineListTool } from "../kit/list_tool.ts";
 import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** The most lines one blame call covers. */
 export const MAX_BLAME_LINES = 1000;
@@ -72,7 +73,7 @@ export const getFileBlame = defineTool({
         displayCommitId: run.commitDisplayId ?? run.displayCommitHash,
         author: {
           name: cleanText(run.author.name),
-          emailAddress: run.author.emailAddress,
+          emailAddress: visibleId(run.author.emailAddress),
           displayName: cleanText(run.author.displayName),
         },
         authorTimestamp: isoDate(run.authorTimestamp),
@@ -128,7 +129,7 @@ export const listLastModified = defineTool({
     }).catch(rethrowDuring(action));
     return {
       files: Object.entries(body.files).map(([name, commit]) => ({
-        path: path === undefined ? name : `${path}/${name}`,
+        path: visibleId(path === undefined ? name : `${path}/${name}`),
         commit: commitOut(commit),
       })),
     };

@@ -3,6 +3,7 @@ import { z } from "../../deps/zod.ts";
 import { SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { MAX_SEGMENT, nameArg, PagingArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { pagedOutput } from "../kit/shapes/page.ts";
@@ -106,8 +107,8 @@ export const searchCode = defineTool({
     const next = code.nextStart ?? undefined;
     return {
       results: code.values.map((hit) => ({
-        repository: `${hit.repository.project.key}/${hit.repository.slug}`,
-        path: hit.file,
+        repository: visibleId(`${hit.repository.project.key}/${hit.repository.slug}`),
+        path: visibleId(hit.file),
         hitCount: hit.hitCount,
         lines: hit.hitContexts.flat()
           .filter((l) => l.text.includes("<em>"))

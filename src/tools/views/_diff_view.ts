@@ -11,6 +11,7 @@ import { splitDiff } from "../../bitbucket/diff/unified.ts";
 import { prDiffSource, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../../bitbucket/threads.ts";
 import { cleanCodeLine, cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { isoDate } from "../kit/shapes/date.ts";
 import { userOut } from "../kit/shapes/user.ts";
 import { VIEW_VERSION } from "../kit/apps.ts";
@@ -90,8 +91,8 @@ export async function diffView(
   const activities = prPath(project, repo, pr_id, "/activities");
   const threads = await listThreads(bitbucket, activities, { limit: MOST_THREADS }, isOpenInline);
   const files = splitDiff(capped.diff).map((section): FileOut => ({
-    path: cleanCodeLine(section.file),
-    srcPath: section.oldFile === undefined ? undefined : cleanCodeLine(section.oldFile),
+    path: visibleId(section.file),
+    srcPath: visibleId(section.oldFile),
     hunks: hunksOf(section.text),
     threads: threads.values
       .filter((t) => (t.anchor ?? t.comment.anchor)?.path === section.file)
@@ -103,10 +104,14 @@ export async function diffView(
     origin: bitbucket.origin,
     project,
     repo,
-    pullRequest: { id: pr.id, title: cleanText(pr.title), link: pr.links?.self?.[0]?.href },
+    pullRequest: {
+      id: pr.id,
+      title: cleanText(pr.title),
+      link: visibleId(pr.links?.self?.[0]?.href),
+    },
     files,
     cut: capped.truncated
-      ? { maxBytes: VIEW_DIFF_BYTES, omittedFiles: capped.omittedFiles?.map(cleanCodeLine) }
+      ? { maxBytes: VIEW_DIFF_BYTES, omittedFiles: capped.omittedFiles?.map((f) => visibleId(f)) }
       : undefined,
   };
 }

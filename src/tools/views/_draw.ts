@@ -1,5 +1,6 @@
 /** What a view of each kind reads, loaded on the first view so start-up and listing load none of it. */
 import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import type { View } from "./_view_shape.ts";
 import { pullRequestView } from "./_pull_request_view.ts";
 import { diffView } from "./_diff_view.ts";
@@ -14,8 +15,18 @@ export interface ViewArgs {
   state?: string;
 }
 
-/** The view `args` asks for, read now. */
+/** The view `args` asks for, read now; the repository it names as results show it (`visibleId`). */
 export async function drawView(
+  args: ViewArgs,
+  bitbucket: BitbucketClient,
+  exposed: ReadonlySet<string>,
+): Promise<View> {
+  const view = await readView(args, bitbucket, exposed);
+  return { ...view, project: visibleId(view.project), repo: visibleId(view.repo) };
+}
+
+/** The view `args` asks for, its data as read. */
+async function readView(
   args: ViewArgs,
   bitbucket: BitbucketClient,
   exposed: ReadonlySet<string>,

@@ -12,6 +12,7 @@ import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/visible_id.ts";
 import { pullRequestOut } from "../kit/shapes/pull_request.ts";
 import { VIEW_VERSION } from "../kit/apps.ts";
 import type { PullRequestView } from "./_view_shape.ts";
@@ -61,10 +62,10 @@ async function readBuilds(bitbucket: BitbucketClient, commit: string) {
   const path = apiPath`/build-status/latest/commits/${commit.toLowerCase()}`;
   const page = await collectPages(bitbucket, path, BuildStatus, { limit: MOST });
   return page.values.map((b) => ({
-    key: b.key,
+    key: visibleId(b.key),
     state: b.state,
     name: cleanText(b.name),
-    url: b.url,
+    url: visibleId(b.url),
   }));
 }
 

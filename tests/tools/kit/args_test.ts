@@ -4,6 +4,19 @@ import { toolArguments } from "../../../testing/cases/mod.ts";
 import { refs } from "../../../testing/cases/refs.ts";
 import { repositories } from "../../../testing/cases/repositories.ts";
 import { connect, firstText } from "../../../testing/harness.ts";
+import { z } from "zod";
+import {
+  AtArg,
+  filePathArg,
+  MAX_REF,
+  nameArg,
+  NameFilterArg,
+  pathArg,
+  refArg,
+  refPathArg,
+  ReviewersArg,
+  segmentArg,
+} from "../../../src/tools/kit/args.ts";
 
 /**
  * For every tool and every required string argument: leaving it out, or
@@ -87,4 +100,42 @@ Deno.test("limit above the cap is refused with the cap named", async () => {
   assert.equal(result.isError, true);
   assert.match(firstText(result), /limit.*1000/);
   assert.equal(h.fixture.requests.length, 0);
+});
+
+Deno.test("every identifier argument takes a name as results show it and gives its real bytes", () => {
+  const shown = "fix\\u{202E}ed\\u{200B}\\u{E0041}";
+  const real = "fix\u202Eed\u200B\u{E0041}";
+  const builders = {
+    segmentArg: segmentArg(),
+    nameArg: nameArg(),
+    refArg: refArg(),
+    refPathArg: refPathArg("Tag"),
+    pathArg: pathArg(),
+    filePathArg: filePathArg(),
+    AtArg,
+    NameFilterArg,
+  };
+  for (const [name, schema] of Object.entries(builders)) {
+    assert.equal(schema.parse(shown), real, name);
+    assert.equal(schema.parse(real), real, `${name}: the real bytes, given raw, stay`);
+  }
+  assert.deepEqual(ReviewersArg.parse(["j\\u{200B}doe", "asmith"]), ["j\u200Bdoe", "asmith"]);
+});
+
+Deno.test("an escape never makes a path segment: '.', '..' and '/' are not read from one", () => {
+  for (const path of ["a/\\u{2E}\\u{2E}/b", "a\\u{2F}b", "\\u{2E}"]) {
+    assert.equal(filePathArg().parse(path), path);
+  }
+  // A backslash is read back, and stays one character of its segment.
+  assert.equal(filePathArg().parse("dir/a\\u{5C}b"), "dir/a\\b");
+  assert.equal(segmentArg().safeParse("..").success, false);
+});
+
+Deno.test("an identifier argument publishes the JSON schema of its string, the escape unsaid", () => {
+  const plain = z.object({ ref: z.string().min(1).max(MAX_REF).describe("A ref") });
+  const taking = z.object({ ref: refArg("A ref") });
+  assert.deepEqual(
+    JSON.stringify(taking.toJSONSchema({ io: "input" })),
+    JSON.stringify(plain.toJSONSchema({ io: "input" })),
+  );
 });

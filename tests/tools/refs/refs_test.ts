@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { BRANCH_UTILS, refs } from "../../../testing/cases/refs.ts";
 import { connect, firstText } from "../../../testing/harness.ts";
+import { ESCAPED_META } from "../../../src/tools/kit/define.ts";
 
 const REPO = "/api/latest/projects/PROJ/repos/web";
 const GIT = "/git/latest/projects/PROJ/repos/web";
@@ -265,4 +266,133 @@ Deno.test("delete_branch and delete_tag are unsafe writes: listed as destructive
   await using withheld = await connect({ selection: { withholdUnsafe: true } });
   const names = (await withheld.client.listTools()).tools.map((t) => t.name);
   assert.ok(!names.includes("delete_branch") && !names.includes("delete_tag"));
+});
+
+// ---- A branch and a tag named with hidden characters, from listing to delete. ----
+
+/** A right-to-left override, a zero-width space and a Unicode tag ("A"), hidden in a name. */
+const BRANCH = "feature/\u202Efix\u200B\u{E0041}";
+const TAG = "v2/\u202Erc\u200B\u{E0041}";
+/** How results show them, and how a model passes them back. */
+const SHOWN_BRANCH = "feature/\\u{202E}fix\\u{200B}\\u{E0041}";
+const SHOWN_TAG = "v2/\\u{202E}rc\\u{200B}\\u{E0041}";
+const HIDDEN = /[\u202E\u200B\u{E0041}]/u;
+const TIP = "a3c7e0f4b9d2e1f08c6b5a4d3e2f1a0b9c8d7e6f";
+
+/** Bitbucket listing the hostile branch and tag, and deleting them. */
+const HOSTILE_REFS = [
+  {
+    method: "GET" as const,
+    path: `${REPO}/branches`,
+    body: {
+      isLastPage: true,
+      values: [{ id: `refs/heads/${BRANCH}`, displayId: BRANCH, latestCommit: TIP }],
+    },
+  },
+  {
+    method: "GET" as const,
+    path: `${REPO}/tags`,
+    body: {
+      isLastPage: true,
+      values: [{ id: `refs/tags/${TAG}`, displayId: TAG, latestCommit: TIP, hash: null }],
+    },
+  },
+  { method: "DELETE" as const, path: BRANCH_UTILS, status: 204 },
+  {
+    method: "DELETE" as const,
+    path: `${GIT}/tags/${TAG.split("/").map(encodeURIComponent).join("/")}`,
+    status: 204,
+  },
+];
+
+Deno.test("list_branches and list_tags show a hidden character in a name as an escape, noted in _meta", async () => {
+  await using h = await connect({ routes: HOSTILE_REFS });
+  const branches = await h.client.callTool({
+    name: "list_branches",
+    arguments: { project: "PROJ", repo: "web" },
+  });
+  assert.deepEqual((branches.structuredContent as { branches: unknown[] }).branches, [
+    {
+      id: `refs/heads/${SHOWN_BRANCH}`,
+      displayId: SHOWN_BRANCH,
+      latestCommit: TIP,
+      isDefault: false,
+    },
+  ]);
+  assert.doesNotMatch(firstText(branches), HIDDEN);
+  assert.deepEqual(branches._meta?.[ESCAPED_META], {
+    ids: [`refs/heads/${SHOWN_BRANCH}`, SHOWN_BRANCH],
+    count: 2,
+  });
+  const tags = await h.client.callTool({
+    name: "list_tags",
+    arguments: { project: "PROJ", repo: "web" },
+  });
+  const [tag] = (tags.structuredContent as { tags: { id: string; displayId: string }[] }).tags;
+  assert.equal(tag?.id, `refs/tags/${SHOWN_TAG}`);
+  assert.equal(tag?.displayId, SHOWN_TAG);
+  assert.doesNotMatch(firstText(tags), HIDDEN);
+});
+
+Deno.test("resolve_ref takes a name as shown and looks up its real bytes", async () => {
+  await using h = await connect({ routes: HOSTILE_REFS });
+  const result = await h.client.callTool({
+    name: "resolve_ref",
+    arguments: { project: "PROJ", repo: "web", ref: `refs/heads/${SHOWN_BRANCH}` },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.equal(h.fixture.requests[0]?.query.filterText, BRANCH);
+  assert.deepEqual(result.structuredContent, {
+    ref: {
+      id: `refs/heads/${SHOWN_BRANCH}`,
+      displayId: SHOWN_BRANCH,
+      latestCommit: TIP,
+      type: "BRANCH",
+    },
+  });
+});
+
+Deno.test("delete_branch takes the name as shown, asks with it shown, and deletes the real bytes", async () => {
+  const asked: string[] = [];
+  await using h = await connect({
+    routes: HOSTILE_REFS,
+    elicit: (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { confirm: true } };
+    },
+  });
+  const result = await h.client.callTool({
+    name: "delete_branch",
+    arguments: { project: "PROJ", repo: "web", name: SHOWN_BRANCH },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.ok(asked[0]?.includes(JSON.stringify(SHOWN_BRANCH)), asked[0]);
+  assert.doesNotMatch(asked[0]!, HIDDEN);
+  const deletes = h.fixture.requests.filter((r) => r.method === "DELETE");
+  assert.deepEqual(deletes.map((r) => r.body), [{ name: `refs/heads/${BRANCH}`, endPoint: TIP }]);
+  assert.deepEqual(result.structuredContent, { deleted: `refs/heads/${SHOWN_BRANCH}` });
+});
+
+Deno.test("delete_tag takes the name as shown and deletes the real bytes, percent-encoded in the path", async () => {
+  await using h = await connect({ routes: HOSTILE_REFS, selection: { yolo: true } });
+  const result = await h.client.callTool({
+    name: "delete_tag",
+    arguments: { project: "PROJ", repo: "web", name: `refs/tags/${SHOWN_TAG}` },
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  assert.deepEqual(h.fixture.unmatched, []);
+  const [deleted] = h.fixture.requests.filter((r) => r.method === "DELETE");
+  assert.equal(deleted?.path, `${GIT}/tags/v2/%E2%80%AErc%E2%80%8B%F3%A0%81%81`);
+  assert.deepEqual(result.structuredContent, { deleted: `refs/tags/${SHOWN_TAG}` });
+});
+
+Deno.test("a ref that is not found is named in the error as shown, never raw", async () => {
+  await using h = await connect({ routes: refs.routes });
+  const result = await h.client.callTool({
+    name: "resolve_ref",
+    arguments: { project: "PROJ", repo: "web", ref: "no-such-ref\u{202E}" },
+  });
+  assert.equal(result.isError, true);
+  assert.match(firstText(result), /"no-such-ref\\u\{202E\}"/);
+  assert.doesNotMatch(firstText(result), HIDDEN);
 });

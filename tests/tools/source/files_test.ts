@@ -101,6 +101,45 @@ for (const c of encoded) {
   });
 }
 
+/** A file whose name hides a right-to-left override, a zero-width space and a Unicode tag ("A"). */
+const HIDDEN_FILE = "\u202Egnp.exe\u200B\u{E0041}.txt";
+/** How list_files shows it, and how a model passes it back. */
+const SHOWN_FILE = "\\u{202E}gnp.exe\\u{200B}\\u{E0041}.txt";
+
+Deno.test("a file listed with hidden characters in its name is shown escaped and read back by that name", async () => {
+  await using h = await connect({
+    routes: [
+      {
+        method: "GET",
+        path: `${REPO}/files/docs`,
+        body: { size: 1, limit: 25, isLastPage: true, values: [HIDDEN_FILE], start: 0 },
+      },
+      {
+        method: "GET",
+        path: `${REPO}/raw/docs/${encodeURIComponent(HIDDEN_FILE)}`,
+        body: "text\n",
+        headers: { "content-type": "text/plain" },
+      },
+      HEAD_ROUTE,
+    ],
+  });
+  const list = await h.client.callTool({ name: "list_files", arguments: { ...WEB, path: "docs" } });
+  const [shown] = (list.structuredContent as { files: string[] }).files;
+  assert.equal(shown, `docs/${SHOWN_FILE}`);
+  assert.doesNotMatch(firstText(list), /[\u202E\u200B\u{E0041}]/u);
+  const read = await h.client.callTool({
+    name: "get_file_content",
+    arguments: { ...WEB, path: shown },
+  });
+  assert.notEqual(read.isError, true, firstText(read));
+  assert.deepEqual(h.fixture.unmatched, []);
+  assert.equal(
+    h.fixture.requests.at(-1)?.path,
+    `${REPO}/raw/docs/%E2%80%AEgnp.exe%E2%80%8B%F3%A0%81%81.txt`,
+  );
+  assert.equal((read.structuredContent as FileOut).file.path, `docs/${SHOWN_FILE}`);
+});
+
 const unsafePaths = [
   "..",
   ".",

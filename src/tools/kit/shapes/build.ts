@@ -7,6 +7,7 @@ import type {
 } from "../../../bitbucket/entities/build.ts";
 import type { InsightReport } from "../../../bitbucket/entities/insights.ts";
 import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 
 /** A build status on a commit. */
@@ -36,14 +37,14 @@ export function buildStatusOut(
   const { key, state, name, url, description, ref, buildNumber, parent, duration } = status;
   const tests = status.testResults;
   return {
-    key,
+    key: visibleId(key),
     state,
     name: cleanText(name),
-    url,
+    url: visibleId(url),
     description: cleanText(description),
-    ref,
-    buildNumber,
-    parent,
+    ref: visibleId(ref),
+    buildNumber: visibleId(buildNumber),
+    parent: visibleId(parent),
     duration,
     testResults: tests && {
       successful: tests.successful,
@@ -66,7 +67,11 @@ export const RefMatcherOut = z.object({
 export function refMatcherOut(
   matcher: z.infer<typeof RefMatcher>,
 ): z.infer<typeof RefMatcherOut> {
-  return { type: matcher.type.id, id: matcher.id, displayId: cleanText(matcher.displayId) };
+  return {
+    type: matcher.type.id,
+    id: visibleId(matcher.id),
+    displayId: visibleId(matcher.displayId),
+  };
 }
 
 /** A required-builds merge check. */
@@ -84,7 +89,7 @@ export function requiredBuildOut(
   const exempt = condition.exemptRefMatcher;
   return {
     id: condition.id,
-    buildParentKeys: condition.buildParentKeys,
+    buildParentKeys: condition.buildParentKeys.map((key) => visibleId(key)),
     refMatcher: refMatcherOut(condition.refMatcher),
     exemptRefMatcher: exempt ? refMatcherOut(exempt) : undefined,
   };
@@ -119,24 +124,28 @@ export function insightReportOut(
     value: insightValue(d.type, d.value),
   }));
   return {
-    key,
+    key: visibleId(key),
     title: cleanText(title),
     result,
     reporter: cleanText(reporter),
-    link,
+    link: visibleId(link),
     details: cleanText(details),
     createdDate: isoDate(createdDate),
     data,
   };
 }
 
-/** A report datum's value: text cleaned (a LINK's text too), a DATE as ISO 8601. */
+/** A report datum's value: text cleaned (a LINK's text too, its address made visible), a DATE as ISO 8601. */
 function insightValue(type: string | undefined, value: unknown): unknown {
   if (typeof value === "string") return cleanText(value);
   if (type === "DATE" && typeof value === "number") return isoDate(value);
   if (type === "LINK" && typeof value === "object" && value !== null) {
     const link = value as Record<string, unknown>;
-    if (typeof link.linktext === "string") return { ...link, linktext: cleanText(link.linktext) };
+    return {
+      ...link,
+      linktext: typeof link.linktext === "string" ? cleanText(link.linktext) : link.linktext,
+      href: typeof link.href === "string" ? visibleId(link.href) : link.href,
+    };
   }
   return value;
 }

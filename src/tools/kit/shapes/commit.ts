@@ -2,6 +2,7 @@
 import { z } from "../../../deps/zod.ts";
 import type { Commit } from "../../../bitbucket/entities/commit.ts";
 import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 
 /** A commit's author or committer. */
@@ -25,7 +26,7 @@ export const CommitOut = z.object({
 /** Trims a Bitbucket commit to {@link CommitOut}. */
 export function commitOut(commit: z.infer<typeof Commit>): z.infer<typeof CommitOut> {
   const person = (p: typeof commit.author) =>
-    p && { name: cleanText(p.name), emailAddress: p.emailAddress };
+    p && { name: cleanText(p.name), emailAddress: visibleId(p.emailAddress) };
   return {
     id: commit.id,
     displayId: commit.displayId,

@@ -7,6 +7,7 @@ import {
   HiddenCharactersOut,
   hiddenNote,
 } from "./hidden.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 
 /** A unified diff, whole or cut at `max_bytes`. */
 export const DiffOut = z.object({
@@ -19,11 +20,15 @@ export const DiffOut = z.object({
   hiddenCharacters: HiddenCharactersOut.optional(),
 });
 
-/** A diff as read, with the lines of it that hold invisible characters (the diff left as is). */
+/**
+ * A diff as read, with the lines of it that hold invisible characters (the
+ * diff left as is) and the paths of the files it left out made visible.
+ */
 export function withHiddenCharacters<D extends CappedDiff>(
   diff: D,
 ): D & { hiddenCharacters?: HiddenCharacters } {
-  return { ...diff, hiddenCharacters: hiddenCharacters(diff.diff) };
+  const omittedFiles = diff.omittedFiles?.map((path) => visibleId(path));
+  return { ...diff, omittedFiles, hiddenCharacters: hiddenCharacters(diff.diff) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   HiddenCharactersOut,
   hiddenNote,
 } from "./hidden.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 
 /** A text file read at a commit, whole or a window of its lines. */
 export const FileOut = z.object({
@@ -29,11 +30,19 @@ export const FileOut = z.object({
   hiddenCharacters: HiddenCharactersOut.optional(),
 });
 
-/** A file as read, with its lines that hold invisible characters (in the file's numbering; the text left as is). */
+/**
+ * A file as read, with its lines that hold invisible characters (in the
+ * file's numbering; the text left as is), and its path and ref made visible.
+ */
 export function withHiddenCharacters(
   file: FileText,
 ): FileText & { hiddenCharacters?: HiddenCharacters } {
-  return { ...file, hiddenCharacters: hiddenCharacters(file.content, file.startLine ?? 1) };
+  return {
+    ...file,
+    path: visibleId(file.path),
+    ref: visibleId(file.ref),
+    hiddenCharacters: hiddenCharacters(file.content, file.startLine ?? 1),
+  };
 }
 
 /** A window's text as numbered lines (`12<TAB>text`), line terminators (and `\r`) left out. */

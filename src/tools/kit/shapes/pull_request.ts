@@ -10,6 +10,7 @@ import {
   type PullRequestSettings,
 } from "../../../bitbucket/entities/pull_request.ts";
 import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 import { UserOut, userOut } from "./user.ts";
 
@@ -52,10 +53,10 @@ export function reviewStatus(p: z.infer<typeof Participant>): string {
 
 function prRefOut(ref: z.infer<typeof PullRequestRef>): z.infer<typeof PrRefOut> {
   return {
-    id: ref.id,
-    displayId: cleanText(ref.displayId),
+    id: visibleId(ref.id),
+    displayId: visibleId(ref.displayId),
     latestCommit: ref.latestCommit,
-    repository: `${ref.repository.project.key}/${ref.repository.slug}`,
+    repository: visibleId(`${ref.repository.project.key}/${ref.repository.slug}`),
   };
 }
 
@@ -75,7 +76,7 @@ export function pullRequestOut(pr: z.infer<typeof PullRequest>): z.infer<typeof 
     createdDate: isoDate(pr.createdDate),
     updatedDate: isoDate(pr.updatedDate),
     closedDate: isoDate(pr.closedDate),
-    link: pr.links?.self?.[0]?.href,
+    link: visibleId(pr.links?.self?.[0]?.href),
   };
 }
 
@@ -95,12 +96,12 @@ export const ChangeOut = z.object({
   nodeType: z.string().optional().describe("FILE, DIRECTORY or SUBMODULE"),
 });
 
-/** Flattens a Bitbucket change to {@link ChangeOut}: paths as text. */
+/** Flattens a Bitbucket change to {@link ChangeOut}: paths as text, made visible. */
 export function changeOut(change: z.infer<typeof Change>): z.infer<typeof ChangeOut> {
   return {
-    path: pathText(change.path),
+    path: visibleId(pathText(change.path)),
     type: change.type,
-    srcPath: change.srcPath === undefined ? undefined : pathText(change.srcPath),
+    srcPath: change.srcPath === undefined ? undefined : visibleId(pathText(change.srcPath)),
     nodeType: change.nodeType,
   };
 }
@@ -136,7 +137,8 @@ export function mergeStatusOut(
       summaryMessage: cleanText(v.summaryMessage),
       detailedMessage: cleanText(v.detailedMessage),
     })),
-    strategies: (config?.strategies ?? []).filter((s) => s.enabled !== false).map((s) => s.id),
-    defaultStrategy: config?.defaultStrategy?.id,
+    strategies: (config?.strategies ?? []).filter((s) => s.enabled !== false)
+      .map((s) => visibleId(s.id)),
+    defaultStrategy: visibleId(config?.defaultStrategy?.id),
   };
 }

@@ -1,7 +1,7 @@
-/** Branches and tags as tools return them. */
+/** Branches and tags as tools return them, their names made visible (`visibleId`). */
 import { z } from "../../../deps/zod.ts";
 import type { Branch, Tag } from "../../../bitbucket/entities/ref.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 
 /** A ref by its names and the commit it points at. */
 export const RefTipOut = z.object({
@@ -12,7 +12,11 @@ export const RefTipOut = z.object({
 
 /** Trims a branch or tag to {@link RefTipOut}. */
 export function refTipOut(ref: z.infer<typeof Branch>): z.infer<typeof RefTipOut> {
-  return { id: ref.id, displayId: cleanText(ref.displayId), latestCommit: ref.latestCommit };
+  return {
+    id: visibleId(ref.id),
+    displayId: visibleId(ref.displayId),
+    latestCommit: ref.latestCommit,
+  };
 }
 
 /** A branch; whether it is the default is always stated. */

@@ -2,6 +2,7 @@
 import { z } from "../../../deps/zod.ts";
 import type { Project, Repository } from "../../../bitbucket/entities/repository.ts";
 import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 
 /** A project. */
 export const ProjectOut = z.object({
@@ -17,7 +18,7 @@ export const ProjectOut = z.object({
 export function projectOut(project: z.infer<typeof Project>): z.infer<typeof ProjectOut> {
   const { key, id, name, description, type } = project;
   return {
-    key,
+    key: visibleId(key),
     id,
     name: cleanText(name),
     description: cleanText(description),
@@ -49,7 +50,7 @@ export function repositorySummaryOut(
   const { slug, id, name, description, scmId, state, archived, forkable } = repo;
   const project = projectOut(repo.project);
   return {
-    slug,
+    slug: visibleId(slug),
     id,
     name: cleanText(name),
     description: cleanText(description),
@@ -80,11 +81,11 @@ export function repositoryOut(
   const links = repo.links?.clone ?? [];
   return {
     ...repositorySummaryOut(repo),
-    defaultBranch,
+    defaultBranch: visibleId(defaultBranch),
     cloneUrls: {
-      https: links.find((l) => l.name === "http")?.href,
-      ssh: links.find((l) => l.name === "ssh")?.href,
+      https: visibleId(links.find((l) => l.name === "http")?.href),
+      ssh: visibleId(links.find((l) => l.name === "ssh")?.href),
     },
-    origin: repo.origin && `${repo.origin.project.key}/${repo.origin.slug}`,
+    origin: repo.origin && visibleId(`${repo.origin.project.key}/${repo.origin.slug}`),
   };
 }

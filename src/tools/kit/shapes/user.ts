@@ -2,6 +2,7 @@
 import { z } from "../../../deps/zod.ts";
 import type { ApplicationUser } from "../../../bitbucket/entities/user.ts";
 import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/visible_id.ts";
 
 /** A Bitbucket user by username and display name. */
 export const UserOut = z.object({
@@ -11,5 +12,5 @@ export const UserOut = z.object({
 
 /** Trims a Bitbucket user to {@link UserOut}. */
 export function userOut(user: z.infer<typeof ApplicationUser>): z.infer<typeof UserOut> {
-  return { name: user.name, displayName: cleanText(user.displayName) };
+  return { name: visibleId(user.name), displayName: cleanText(user.displayName) };
 }
