@@ -4,7 +4,8 @@
  * written for a model to act on: the failed request, then details after a colon.
  */
 import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
-import { cleanText, quoted } from "./untrusted_text.ts";
+import { cleanText } from "./untrusted_text.ts";
+import { quotedId } from "./visible_id.ts";
 
 /** What went wrong, in a closed vocabulary; {@link kindForStatus} maps HTTP statuses onto it. */
 export type BitbucketErrorKind =
@@ -189,8 +190,8 @@ function reviewerErrorText(error: unknown): string | undefined {
     return typeof message === "string" ? cleanText(message) : undefined;
   }
   return typeof message === "string"
-    ? `${quoted(context)} (${cleanText(message)})`
-    : quoted(context);
+    ? `${quotedId(context)} (${cleanText(message)})`
+    : quotedId(context);
 }
 
 /** A merge check's veto as text: its summary, then its detail when that adds anything. */

@@ -168,7 +168,7 @@ export const updatePullRequest = defineTool({
     ).catch(rethrowDuring(`update pull request #${pr_id}`));
     return {
       pullRequest: pullRequestOut(updated),
-      reviewersDropped: dropped.length === 0 ? undefined : dropped.map((name) => cleanText(name)),
+      reviewersDropped: dropped.length === 0 ? undefined : dropped.map((name) => visibleId(name)),
     };
   },
 });
