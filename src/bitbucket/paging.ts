@@ -72,33 +72,52 @@ export async function collectPages<T extends z.ZodType>(
   let start = paging.start ?? 0;
   for (;;) {
     const want = Math.min(paging.limit - values.length, MAX_LIMIT);
-    let { body: page } = await client.request({
+    const { body: page } = await client.request({
       path,
       schema,
       query: { ...query, start, limit: want },
     });
-    // Some resources are not paged and answer from the start whatever `start`
-    // says (a pull request's changes, per the 9.4 spec): read up to where the
-    // caller is and skip what came before.
-    let skip = 0;
     if (page.start !== undefined && page.start < start) {
-      page = (await client.request({
-        path,
-        schema,
-        query: {
-          ...query,
-          start: page.start,
-          limit: Math.min(start - page.start + want, MAX_LIMIT),
-        },
-      })).body;
-      skip = start - (page.start ?? 0);
+      // Not paged: it answered from its start whatever `start` said.
+      const rest = await fromIgnoredStart(client, path, schema, query, page.start, start, want);
+      return { ...rest, values: [...values, ...rest.values] };
     }
-    values.push(...page.values.slice(skip, skip + want));
+    values.push(...page.values.slice(0, want));
     const next = page.nextPageStart ?? undefined;
-    if (page.isLastPage || next === undefined || page.values.length === 0) {
+    // A next page that does not move on would be read again and again.
+    if (page.isLastPage || next === undefined || next <= start || page.values.length === 0) {
       return { values, isLastPage: true };
     }
     if (values.length >= paging.limit) return { values, isLastPage: false, nextPageStart: next };
     start = next;
   }
+}
+
+/**
+ * What a resource that ignores `start` holds from `start` on (a pull
+ * request's changes are "currently not paged", per the 9.4 spec): read again
+ * from where it answers, far enough to reach `start` + `want`, and cut there.
+ */
+async function fromIgnoredStart<T extends z.ZodType>(
+  client: BitbucketClient,
+  path: string,
+  schema: ReturnType<typeof pageOf<T>>,
+  query: Query,
+  served: number,
+  start: number,
+  want: number,
+): Promise<Collected<z.infer<T>>> {
+  const limit = Math.min(start - served + want, MAX_LIMIT);
+  const { body: page } = await client.request({
+    path,
+    schema,
+    query: { ...query, start: served, limit },
+  });
+  const skip = start - served;
+  const values = page.values.slice(skip, skip + want);
+  const more = page.values.length > skip + values.length ||
+    (!page.isLastPage && values.length > 0);
+  return more
+    ? { values, isLastPage: false, nextPageStart: start + values.length }
+    : { values, isLastPage: true };
 }
