@@ -10,6 +10,7 @@ const NEEDS = { a: ["get_a"], b: ["get_b", "get_c"] };
 const viewer = defineTool({
   name: "viewer",
   toolset: "t",
+  reach: "repository",
   title: "Viewer",
   description: "Shows a or b.",
   access: READ_ONLY,

@@ -25,6 +25,7 @@ const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
   defineTool({
     name,
     toolset: "sample",
+    reach: "repository",
     title: name,
     description: name,
     input: z.object({}),

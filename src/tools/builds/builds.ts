@@ -35,9 +35,14 @@ import {
 } from "../kit/shapes/build.ts";
 import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
 
+/** Why the server-wide build reads are not listed under a confinement. */
+const BY_COMMIT_ID = "build statuses are looked up by commit id in every repository";
+
 export const getBuildStatus = defineListTool({
   name: "get_build_status",
   toolset: "builds",
+  reach: "server",
+  confine: { withheld: BY_COMMIT_ID },
   title: "Get build statuses",
   description: "Every build status reported on a commit.",
   input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
@@ -55,6 +60,8 @@ export const getBuildStatus = defineListTool({
 export const getBuildSummary = defineTool({
   name: "get_build_summary",
   toolset: "builds",
+  reach: "server",
+  confine: { withheld: BY_COMMIT_ID },
   title: "Get build summary",
   description: "How many builds of a commit are in each state.",
   access: READ_ONLY,
@@ -88,6 +95,7 @@ export const getBuildSummary = defineTool({
 export const listRequiredBuilds = defineListTool({
   name: "list_required_builds",
   toolset: "builds",
+  reach: "repository",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",
   input: RepoArgs.extend(PagingArgs.shape),
@@ -103,6 +111,7 @@ export const listRequiredBuilds = defineListTool({
 export const listCodeInsightsReports = defineListTool({
   name: "list_code_insights_reports",
   toolset: "builds",
+  reach: "repository",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
@@ -123,6 +132,7 @@ const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;
 export const listCodeInsightsAnnotations = defineTool({
   name: "list_code_insights_annotations",
   toolset: "builds",
+  reach: "repository",
   title: "List Code Insights annotations",
   description: "Code analysis findings on a commit's lines.",
   access: READ_ONLY,
@@ -164,6 +174,7 @@ export const listCodeInsightsAnnotations = defineTool({
 export const setBuildStatus = defineTool({
   name: "set_build_status",
   toolset: "builds",
+  reach: "repository",
   title: "Set a build status",
   description: "Store a build status on a commit, replacing one with the same key.",
   access: unsafeWrite(

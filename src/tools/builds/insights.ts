@@ -68,6 +68,7 @@ function reportData(data: Record<string, string | number | boolean>) {
 export const createCodeInsightsReport = defineTool({
   name: "create_code_insights_report",
   toolset: "builds",
+  reach: "repository",
   title: "Create a Code Insights report",
   description: "Create or replace a commit's Code Insights report.",
   access: safeWrite(
@@ -107,6 +108,7 @@ const TYPES = ["BUG", "CODE_SMELL", "VULNERABILITY"] as const;
 export const addCodeInsightsAnnotations = defineTool({
   name: "add_code_insights_annotations",
   toolset: "builds",
+  reach: "repository",
   title: "Add Code Insights annotations",
   description: "Add line findings to a Code Insights report.",
   access: safeWrite(
@@ -156,6 +158,7 @@ export const addCodeInsightsAnnotations = defineTool({
 export const deleteCodeInsightsReport = defineTool({
   name: "delete_code_insights_report",
   toolset: "builds",
+  reach: "repository",
   title: "Delete a Code Insights report",
   description: "Delete a commit's Code Insights report and its annotations.",
   access: safeWrite(

@@ -28,6 +28,7 @@ const MAX_THREADS = 200;
 export const listCommitComments = defineTool({
   name: "list_commit_comments",
   toolset: "commits",
+  reach: "repository",
   title: "List commit comments",
   description: "Comment threads on a file of a commit.",
   access: READ_ONLY,
@@ -93,6 +94,7 @@ async function lineAnchor(
 export const addCommitComment = defineTool({
   name: "add_commit_comment",
   toolset: "commits",
+  reach: "repository",
   title: "Comment on a commit",
   description: "Comment on a file or line of a commit.",
   access: safeWrite("adds a comment and changes nothing existing"),

@@ -31,6 +31,7 @@ import {
 export const listCommits = defineListTool({
   name: "list_commits",
   toolset: "commits",
+  reach: "repository",
   title: "List commits",
   description:
     "Commits newest first, from until (default branch) back to, not including, since; optionally touching path.",
@@ -53,6 +54,7 @@ export const listCommits = defineListTool({
 export const getCommit = defineTool({
   name: "get_commit",
   toolset: "commits",
+  reach: "repository",
   title: "Get a commit",
   description: "One commit: message, author, dates, parents.",
   access: READ_ONLY,
@@ -77,6 +79,7 @@ const CompareArgs = RepoArgs.extend({
 export const compareRefs = defineListTool({
   name: "compare_refs",
   toolset: "commits",
+  reach: "repository",
   title: "Compare refs",
   description: "Commits on to that from lacks, like git log from..to.",
   access: READ_ONLY,
@@ -111,6 +114,7 @@ function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query) {
 export const getCommitDiff = defineTool({
   name: "get_commit_diff",
   toolset: "commits",
+  reach: "repository",
   title: "Get a commit diff",
   description: "Diff of a commit or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -140,6 +144,7 @@ export const getCommitDiff = defineTool({
 export const listCommitChanges = defineListTool({
   name: "list_commit_changes",
   toolset: "commits",
+  reach: "repository",
   title: "List commit changes",
   description: "Files one commit changes.",
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
@@ -158,6 +163,7 @@ export const listCommitChanges = defineListTool({
 export const getCompareDiff = defineTool({
   name: "get_compare_diff",
   toolset: "commits",
+  reach: "repository",
   title: "Get a comparison diff",
   description: "Diff of what to brings that from lacks, cut at max_bytes.",
   access: READ_ONLY,
@@ -185,6 +191,7 @@ export const getCompareDiff = defineTool({
 export const listCommitPullRequests = defineListTool({
   name: "list_commit_pull_requests",
   toolset: "commits",
+  reach: "repository",
   title: "List a commit's pull requests",
   description: "Pull requests that contain a commit.",
   input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),

@@ -8,13 +8,27 @@ import type { z } from "../../deps/zod.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { collectPages, type ListingRequest } from "../../bitbucket/paging.ts";
 import { type Access, defineTool, READ_ONLY, type Tool, type ToolContext } from "./define.ts";
+import type { Reached } from "./reach.ts";
 import { pagedOutput, pagedResult } from "./shapes/page.ts";
 
 /** The paging arguments every list tool's input holds (`PagingArgs`). */
 type Paging = { limit: number; start?: number };
 
-/** Everything that defines a list tool: a tool's description, and its listing in place of a handler. */
-export interface ListToolSpec<
+/**
+ * Everything that defines a list tool: a tool's description, its reach, and
+ * its listing in place of a handler. A server-wide one locates each listed
+ * value (`confine.item`), and values outside a confinement are dropped
+ * before `map`.
+ */
+export type ListToolSpec<
+  I extends z.ZodObject & z.ZodType<Paging>,
+  K extends string,
+  T extends z.ZodType,
+  E extends z.ZodType,
+> = ListBody<I, K, T, E> & Reached<z.infer<E>>;
+
+/** Everything of a {@link ListToolSpec} but its reach. */
+export interface ListBody<
   I extends z.ZodObject & z.ZodType<Paging>,
   K extends string,
   T extends z.ZodType,
@@ -38,7 +52,12 @@ export interface ListToolSpec<
   /** One listed value as `item`, given the call's arguments. */
   map: (value: z.infer<E>, args: z.infer<I>) => z.infer<T>;
   /** Where the listing is for these arguments, and what asking it does. */
-  request: (args: z.infer<I>, ctx: ToolContext) => ListingRequest | Promise<ListingRequest>;
+  request: (args: z.infer<I>, ctx: ToolContext) => ListRequest | Promise<ListRequest>;
+}
+
+/** A listing's request, and, when a failure needs more than its `action`, how one is rethrown. */
+export interface ListRequest extends ListingRequest {
+  rethrow?: (error: unknown) => never;
 }
 
 /**
@@ -60,11 +79,14 @@ export function defineListTool<
     access,
     output,
     async handler(args, ctx) {
-      const { path, query, action } = await request(args, ctx);
+      const { path, query, action, rethrow } = await request(args, ctx);
       const paging = { start: args.start, limit: args.limit };
       let listed = collectPages(ctx.bitbucket, path, entity, paging, query);
-      if (action !== undefined) listed = listed.catch(rethrowDuring(action));
-      const result = pagedResult(key, await listed, (value) => map(value, args));
+      if (rethrow !== undefined) listed = listed.catch(rethrow);
+      else if (action !== undefined) listed = listed.catch(rethrowDuring(action));
+      const page = await listed;
+      const values = ctx.inside(page.values);
+      const result = pagedResult(key, { ...page, values }, (value) => map(value, args));
       // `{ [key]: item[] }` and the paging facts are the output's type; TypeScript
       // cannot see that through zod's inference while `key` is a type parameter.
       return result as z.infer<typeof output>;

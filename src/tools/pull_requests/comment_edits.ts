@@ -34,6 +34,7 @@ async function readComment(
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",
   access: safeWrite(
@@ -94,6 +95,7 @@ export const updatePrComment = defineTool({
 export const deletePrComment = defineTool({
   name: "delete_pr_comment",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Delete a comment",
   description: "Delete a comment that has no replies.",
   access: unsafeWrite("the comment is gone for everyone and cannot be restored"),
@@ -138,6 +140,7 @@ function excerpt(raw: string): string {
 export const applyPrSuggestion = defineTool({
   name: "apply_pr_suggestion",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Apply a suggestion",
   description: "Commit a comment's suggested change to the source branch.",
   access: unsafeWrite(

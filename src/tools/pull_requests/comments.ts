@@ -18,6 +18,7 @@ function wanted(state: string | undefined, resolved: boolean | undefined) {
 export const listPrComments = defineTool({
   name: "list_pr_comments",
   toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request comments",
   description: "Comment threads of a pull request or one file, with their replies.",
   access: READ_ONLY,
@@ -56,6 +57,7 @@ export const listPrComments = defineTool({
 export const listPrTasks = defineTool({
   name: "list_pr_tasks",
   toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request tasks",
   description: "Tasks (blocker comments) of a pull request.",
   access: READ_ONLY,
@@ -85,6 +87,7 @@ const SIDE = { ADDED: "TO", REMOVED: "FROM", CONTEXT: "FROM" } as const;
 export const addPrComment = defineTool({
   name: "add_pr_comment",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Comment on a pull request",
   description:
     "Comment on a pull request, a file, a line or a range, or reply; as a task or draft.",

@@ -30,6 +30,7 @@ const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name }
 export const createPullRequest = defineTool({
   name: "create_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Create a pull request",
   description:
     "Open a pull request; its default reviewers are added unless default_reviewers is false.",
@@ -86,6 +87,7 @@ export const createPullRequest = defineTool({
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Update a pull request",
   description:
     "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
@@ -202,6 +204,7 @@ function strategyWords(strategy: string | undefined): string {
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Merge a pull request",
   description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
   access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
@@ -237,6 +240,7 @@ export const mergePullRequest = defineTool({
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Decline a pull request",
   description: "Decline (close unmerged) a pull request.",
   access: unsafeWrite("closes the pull request for every participant and stops its review"),
@@ -268,6 +272,7 @@ export const declinePullRequest = defineTool({
 export const reopenPullRequest = defineTool({
   name: "reopen_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Reopen a pull request",
   description: "Reopen a declined pull request.",
   access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
@@ -314,6 +319,7 @@ const AutoMergeOut = z.object({
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Enable auto-merge",
   description: "Merge a pull request as soon as every merge check passes.",
   access: unsafeWrite("merges into the target branch without another look, possibly at once"),
@@ -345,6 +351,7 @@ export const enableAutoMerge = defineTool({
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Disable auto-merge",
   description: "Cancel a pending auto-merge.",
   access: safeWrite(

@@ -25,6 +25,7 @@ import {
 import { readCappedDiff } from "../../bitbucket/diff/read.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
+import { inRepository } from "../kit/reach.ts";
 import {
   dashboardPullRequests,
   prDiffSource,
@@ -51,6 +52,8 @@ import {
 export const listPullRequests = defineTool({
   name: "list_pull_requests",
   toolset: "pull_requests",
+  reach: "server",
+  confine: { item: (pr: z.infer<typeof PullRequest>) => inRepository(pr.toRef.repository) },
   title: "List pull requests",
   description: "Pull requests of a repository, or without project and repo yours everywhere.",
   access: READ_ONLY,
@@ -63,7 +66,7 @@ export const listPullRequests = defineTool({
     target_branch: refArg().optional(),
   }).extend(PagingArgs.shape),
   output: pagedOutput("pullRequests", PullRequestSummary),
-  async handler(args, { bitbucket }) {
+  async handler(args, { bitbucket, inside }) {
     const { project, repo, role, source_branch, target_branch, limit, start } = args;
     const state = args.state ?? "OPEN";
     if ((project === undefined) !== (repo === undefined)) {
@@ -82,7 +85,11 @@ export const listPullRequests = defineTool({
         { state: state === "ALL" ? undefined : state, role },
         { start, limit },
       );
-      return pagedResult("pullRequests", page, pullRequestSummary);
+      return pagedResult(
+        "pullRequests",
+        { ...page, values: inside(page.values) },
+        pullRequestSummary,
+      );
     }
     const query: Query = { state };
     if (role !== undefined) {
@@ -110,7 +117,7 @@ export const listPullRequests = defineTool({
     const into = source_branch !== undefined && target_branch !== undefined
       ? qualifyBranch(target_branch)
       : undefined;
-    const values = page.values.filter((pr) => into === undefined || pr.toRef.id === into);
+    const values = inside(page.values).filter((pr) => into === undefined || pr.toRef.id === into);
     return pagedResult("pullRequests", { ...page, values }, pullRequestSummary);
   },
 });
@@ -118,6 +125,7 @@ export const listPullRequests = defineTool({
 export const getPullRequest = defineTool({
   name: "get_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Get a pull request",
   description: "One pull request: description, state, version, reviewers, refs.",
   access: READ_ONLY,
@@ -132,6 +140,7 @@ export const getPullRequest = defineTool({
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Get a pull request diff",
   description: "Diff of a pull request or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -151,6 +160,7 @@ export const getPrDiff = defineTool({
 export const listPrChanges = defineListTool({
   name: "list_pr_changes",
   toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request changes",
   description: "Files a pull request changes.",
   input: PrArgs.extend(PagingArgs.shape),
@@ -164,6 +174,7 @@ export const listPrChanges = defineListTool({
 export const listPrCommits = defineListTool({
   name: "list_pr_commits",
   toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
   input: PrArgs.extend(PagingArgs.shape),
@@ -177,6 +188,7 @@ export const listPrCommits = defineListTool({
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Get pull request merge status",
   description:
     "Whether a pull request can merge now: conflicts, vetoing merge checks, allowed strategies.",
@@ -199,6 +211,7 @@ export const getPrMergeStatus = defineTool({
 export const listPrActivity = defineListTool({
   name: "list_pr_activity",
   toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request activity",
   description: "A pull request's timeline, newest first.",
   input: PrArgs.extend(PagingArgs.shape),

@@ -57,6 +57,7 @@ const RebaseOut = z.object({
 export const rebasePullRequest = defineTool({
   name: "rebase_pull_request",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Rebase a pull request",
   description: "Rebase a pull request onto its target branch.",
   access: unsafeWrite(

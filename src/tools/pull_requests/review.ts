@@ -109,6 +109,7 @@ const REVIEW_WORDS = {
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Review a pull request",
   description:
     "Approve, unapprove or ask for changes; publishes your pending comments and a summary.",
@@ -185,6 +186,7 @@ export const submitPrReview = defineTool({
 export const getPrReview = defineListTool({
   name: "get_pr_review",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Get your pending review",
   description: "Your unpublished (pending) comments on a pull request.",
   input: PrArgs.extend(PagingArgs.shape),
@@ -198,6 +200,7 @@ export const getPrReview = defineListTool({
 export const discardPrReview = defineTool({
   name: "discard_pr_review",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Discard your pending review",
   description: "Delete your unpublished (pending) comments on a pull request.",
   access: unsafeWrite("your draft comments are deleted and cannot be recovered"),

@@ -57,6 +57,7 @@ export async function defaultReviewers(
 export const getDefaultReviewers = defineTool({
   name: "get_default_reviewers",
   toolset: "pull_requests",
+  reach: "repository",
   title: "Get default reviewers",
   description: "Default reviewers of a pull request from from_ref into to_ref.",
   access: READ_ONLY,

@@ -8,6 +8,7 @@ import { pageOf } from "../../bitbucket/paging.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
 import { PagingArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { inRepository } from "../kit/reach.ts";
 import { DateOut, isoDate } from "../kit/shapes/date.ts";
 
 /** One suggestion: the pushed ref, its repository and when it changed. */
@@ -36,6 +37,8 @@ function suggestionOut(s: Suggestion): z.infer<typeof SuggestionOut> {
 export const listPullRequestSuggestions = defineTool({
   name: "list_pull_request_suggestions",
   toolset: "pull_requests",
+  reach: "server",
+  confine: { item: (s: Suggestion) => inRepository(s.repository), wide: true },
   title: "List pull request suggestions",
   description: "Branches you pushed lately that have no pull request yet, newest first.",
   access: READ_ONLY,
@@ -46,13 +49,13 @@ export const listPullRequestSuggestions = defineTool({
     limit: PagingArgs.shape.limit,
   }),
   output: z.object({ suggestions: z.array(SuggestionOut) }),
-  async handler({ changes_since, limit }, { bitbucket }) {
+  async handler({ changes_since, limit }, { bitbucket, inside }) {
     // A page in shape, but the resource takes no start: `limit` is all it pages by.
     const { body } = await bitbucket.request({
       path: "/api/latest/dashboard/pull-request-suggestions",
       schema: pageOf(PullRequestSuggestion),
       query: { changesSince: changes_since, limit },
     });
-    return { suggestions: body.values.slice(0, limit).map(suggestionOut) };
+    return { suggestions: inside(body.values.slice(0, limit)).map(suggestionOut) };
   },
 });

@@ -52,6 +52,7 @@ function mayApply(matcher: z.infer<typeof RefRestriction>["matcher"], ref: strin
 export const listBranchRestrictions = defineTool({
   name: "list_branch_restrictions",
   toolset: "refs",
+  reach: "repository",
   title: "List branch permissions",
   description: "Branch permissions, the project's too: type, refs, exempt users and groups.",
   access: READ_ONLY,

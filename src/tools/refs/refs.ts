@@ -23,6 +23,7 @@ import { quoted } from "../../bitbucket/untrusted_text.ts";
 export const listBranches = defineListTool({
   name: "list_branches",
   toolset: "refs",
+  reach: "repository",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
@@ -39,6 +40,7 @@ export const listBranches = defineListTool({
 export const listTags = defineListTool({
   name: "list_tags",
   toolset: "refs",
+  reach: "repository",
   title: "List tags",
   description: "Tags with the commits they point at.",
   input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
@@ -77,6 +79,7 @@ async function findExact(
 export const resolveRef = defineTool({
   name: "resolve_ref",
   toolset: "refs",
+  reach: "repository",
   title: "Resolve a ref",
   description:
     "A branch or tag name (or refs/heads/..., refs/tags/...) as its ref and commit; a branch wins over a tag.",
@@ -105,6 +108,7 @@ export const resolveRef = defineTool({
 export const createTag = defineTool({
   name: "create_tag",
   toolset: "refs",
+  reach: "repository",
   title: "Create a tag",
   description: "Tag a branch, tag or commit; annotated when given a message.",
   access: safeWrite(
@@ -130,6 +134,7 @@ export const createTag = defineTool({
 export const createBranch = defineTool({
   name: "create_branch",
   toolset: "refs",
+  reach: "repository",
   title: "Create a branch",
   description: "Create a branch from a branch, tag or commit.",
   access: safeWrite(
@@ -157,6 +162,7 @@ export const createBranch = defineTool({
 export const deleteBranch = defineTool({
   name: "delete_branch",
   toolset: "refs",
+  reach: "repository",
   title: "Delete a branch",
   description: "Delete a branch; with end_point, only if it points there.",
   access: unsafeWrite("a deleted branch cannot be restored from Bitbucket"),
@@ -200,6 +206,7 @@ export const deleteBranch = defineTool({
 export const deleteTag = defineTool({
   name: "delete_tag",
   toolset: "refs",
+  reach: "repository",
   title: "Delete a tag",
   description: "Delete a tag.",
   access: unsafeWrite("a deleted tag cannot be restored from Bitbucket"),

@@ -8,6 +8,8 @@ import { ProjectOut, projectOut } from "../kit/shapes/repository.ts";
 export const listProjects = defineListTool({
   name: "list_projects",
   toolset: "repositories",
+  reach: "server",
+  confine: { item: (project) => ({ project: project.key }), wide: true },
   title: "List projects",
   description: "Projects you can see, optionally by part of the name.",
   input: z.object({ name: nameArg("Part of the name").optional() }).extend(

@@ -7,6 +7,7 @@ import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { nameArg, PagingArgs, RepoArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
 import { defineListTool } from "../kit/list_tool.ts";
+import { inRepository } from "../kit/reach.ts";
 import {
   RepositoryOut,
   repositoryOut,
@@ -17,6 +18,8 @@ import {
 export const searchRepositories = defineListTool({
   name: "search_repositories",
   toolset: "repositories",
+  reach: "server",
+  confine: { item: inRepository, wide: true },
   title: "Search repositories",
   description: "Repositories by part of their name and/or by project.",
   input: PagingArgs.extend({
@@ -36,6 +39,7 @@ export const searchRepositories = defineListTool({
 export const getRepository = defineTool({
   name: "get_repository",
   toolset: "repositories",
+  reach: "repository",
   title: "Get a repository",
   description: "A repository: default branch, description, flags, clone URLs, fork origin.",
   access: READ_ONLY,

@@ -16,6 +16,8 @@ const FoundUserOut = z.object({
 export const findUsers = defineListTool({
   name: "find_users",
   toolset: "repositories",
+  reach: "server",
+  confine: { unplaced: "users live in no project" },
   title: "Find users",
   description: "Users by part of their username, name or email.",
   input: z.object({ filter: nameArg() }).extend(

@@ -64,6 +64,7 @@ function commitAction(project: string, repo: string, path: string, branch: strin
 export const commitFile = defineTool({
   name: "commit_file",
   toolset: "source",
+  reach: "repository",
   title: "Commit a file",
   description:
     "Commit a text file to branch (new from source_branch); an update needs get_file_content's commitId as source_commit_id.",

@@ -18,6 +18,7 @@ import { fileDocument, FileOut, withHiddenCharacters } from "../kit/shapes/file.
 export const listFiles = defineListTool({
   name: "list_files",
   toolset: "source",
+  reach: "repository",
   title: "List files",
   description: "Files under a directory (default: all), recursively.",
   input: RepoArgs.extend({
@@ -38,6 +39,7 @@ const MAX_WINDOW_LINES = 10_000;
 export const getFileContent = defineTool({
   name: "get_file_content",
   toolset: "source",
+  reach: "repository",
   title: "Get file content",
   description:
     "A text file, whole or numbered lines from start_line, cut at max_bytes; with the commit read.",

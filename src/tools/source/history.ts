@@ -32,6 +32,7 @@ const BlameOut = z.object({
 export const getFileBlame = defineTool({
   name: "get_file_blame",
   toolset: "source",
+  reach: "repository",
   title: "Blame a file",
   description:
     `Who last changed each line: line ranges with commit and author (${MAX_BLAME_LINES} lines at most).`,
@@ -86,6 +87,7 @@ export const getFileBlame = defineTool({
 export const getFileHistory = defineListTool({
   name: "get_file_history",
   toolset: "source",
+  reach: "repository",
   title: "File history",
   description: "Commits that changed a file, newest first, following renames.",
   input: RepoArgs.extend({
@@ -106,6 +108,7 @@ export const getFileHistory = defineListTool({
 export const listLastModified = defineTool({
   name: "list_last_modified",
   toolset: "source",
+  reach: "repository",
   title: "Last commit per file",
   description: "Files of a directory (default: root), each with the last commit changing it.",
   access: READ_ONLY,

@@ -1,10 +1,11 @@
 /** Code search through Bitbucket's search server, its hits as plain text. */
 import { z } from "../../deps/zod.ts";
-import { SearchAnswer } from "../../bitbucket/entities/search.ts";
+import { type CodeHit, SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
 import { MAX_SEGMENT, nameArg, PagingArgs } from "../kit/args.ts";
 import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { inRepository } from "../kit/reach.ts";
 import { pagedOutput } from "../kit/shapes/page.ts";
 
 /** The most files one search returns: Bitbucket's search pages are small. */
@@ -60,6 +61,8 @@ export function plainHitText(text: string): string {
 export const searchCode = defineTool({
   name: "search_code",
   toolset: "source",
+  reach: "server",
+  confine: { item: (hit: z.infer<typeof CodeHit>) => inRepository(hit.repository), query: "query" },
   title: "Search code",
   description: "Search code on default branches (Bitbucket syntax): files and matching lines.",
   access: READ_ONLY,
@@ -76,7 +79,7 @@ export const searchCode = defineTool({
   output: pagedOutput("results", ResultOut).extend({
     count: z.number().int().optional().describe("Files matching in all"),
   }),
-  async handler({ query, project, repo, limit, start = 0 }, { bitbucket }) {
+  async handler({ query, project, repo, limit, start = 0 }, { bitbucket, inside }) {
     // A project or repository filter is part of the query, in Bitbucket's search syntax.
     const scope = [project && `project:${project}`, repo && `repo:${repo}`].filter(Boolean);
     const action = `search code for ${JSON.stringify(query)}${
@@ -104,8 +107,9 @@ export const searchCode = defineTool({
       );
     }
     const next = code.nextStart ?? undefined;
+    const hits = inside(code.values);
     return {
-      results: code.values.map((hit) => ({
+      results: hits.map((hit) => ({
         repository: `${hit.repository.project.key}/${hit.repository.slug}`,
         path: hit.file,
         hitCount: hit.hitCount,
@@ -114,7 +118,8 @@ export const searchCode = defineTool({
           .slice(0, MAX_LINES_PER_FILE)
           .map((l) => ({ line: l.line, text: cleanCodeLine(plainHitText(l.text)) })),
       })),
-      count: code.count,
+      // A total counted over what was dropped would tell of it: it goes too.
+      count: hits.length === code.values.length ? code.count : undefined,
       isLastPage: code.isLastPage || next === undefined,
       nextPageStart: code.isLastPage ? undefined : next,
     };

@@ -58,6 +58,7 @@ async function draw(args: z.infer<typeof ShowArgs>, ctx: ToolContext) {
 
 const common = {
   toolset: "views",
+  reach: "repository" as const,
   access: READ_ONLY,
   input: ShowArgs,
   output: ShowOut,
