@@ -8,9 +8,16 @@ import { InsightReport } from "../../bitbucket/entities/insights.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
-import { choiceArg, CommitIdArg, RepoArgs, segmentArg } from "../kit/args.ts";
-import { defineTool, safeWrite } from "../kit/define.ts";
-import { InsightReportOut, insightReportOut } from "../kit/shapes/build.ts";
+import {
+  choiceArg,
+  CommitIdArg,
+  defineTool,
+  InsightReportOut,
+  insightReportOut,
+  RepoArgs,
+  safeWrite,
+  segmentArg,
+} from "../kit/mod.ts";
 
 const ReportArgs = RepoArgs.extend({ commit_id: CommitIdArg, report_key: segmentArg() });
 const MERGE_CHECKS = "a report a merge check requires can block or allow merges";
@@ -67,7 +74,6 @@ function reportData(data: Record<string, string | number | boolean>) {
 
 export const createCodeInsightsReport = defineTool({
   name: "create_code_insights_report",
-  toolset: "builds",
   reach: "repository",
   title: "Create a Code Insights report",
   description: "Create or replace a commit's Code Insights report.",
@@ -107,7 +113,6 @@ const TYPES = ["BUG", "CODE_SMELL", "VULNERABILITY"] as const;
 
 export const addCodeInsightsAnnotations = defineTool({
   name: "add_code_insights_annotations",
-  toolset: "builds",
   reach: "repository",
   title: "Add Code Insights annotations",
   description: "Add line findings to a Code Insights report.",
@@ -157,7 +162,6 @@ export const addCodeInsightsAnnotations = defineTool({
 
 export const deleteCodeInsightsReport = defineTool({
   name: "delete_code_insights_report",
-  toolset: "builds",
   reach: "repository",
   title: "Delete a Code Insights report",
   description: "Delete a commit's Code Insights report and its annotations.",

@@ -8,11 +8,16 @@ import { Changeset, JiraIssue } from "../../bitbucket/entities/jira.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { PagingArgs, PrArgs, segmentArg } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { inRepository } from "../kit/reach.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
+import {
+  CommitOut,
+  commitOut,
+  defineListTool,
+  defineTool,
+  inRepository,
+  PrArgs,
+  READ_ONLY,
+  segmentArg,
+} from "../kit/mod.ts";
 
 /** The fix for a 404 that names no missing entity: these paths exist only with the integration. */
 export const NO_JIRA_HINT =
@@ -38,7 +43,6 @@ const JiraIssueOut = z.object({
 
 export const listPrJiraIssues = defineTool({
   name: "list_pr_jira_issues",
-  toolset: "jira",
   reach: "repository",
   title: "List a pull request's Jira issues",
   description: "Jira issues linked to a pull request's commits.",
@@ -61,12 +65,12 @@ const IssueCommitOut = CommitOut.extend({
 
 export const listJiraIssueCommits = defineListTool({
   name: "list_jira_issue_commits",
-  toolset: "jira",
   reach: "server",
   confine: { item: (c) => inRepository(c.repository), wide: true },
   title: "List a Jira issue's commits",
   description: "Commits that mention a Jira issue, in every repository.",
-  input: z.object({ issue_key: segmentArg() }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: z.object({ issue_key: segmentArg() }),
   key: "commits",
   item: IssueCommitOut,
   entity: Changeset,

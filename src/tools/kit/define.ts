@@ -1,8 +1,10 @@
 /**
- * The author's API for a tool: one value holds its schemas, its access and
- * its handler ({@link defineTool}). Nothing here knows how a call is asked
- * about, confined or recorded: the call policy (`src/policy/`) wraps a tool's
- * {@link Tool.call} when a server registers it.
+ * The author's API for a tool: one value holds its schemas, its access, its
+ * reach and its handler ({@link defineTool}). Nothing here knows how a call is
+ * asked about, confined or recorded: the call policy (`src/policy/`) wraps a
+ * tool's {@link Tool.call} when a server registers it, and tells the call what
+ * lies inside a confinement (`within`), by which a server-wide tool drops what
+ * lies outside.
  */
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "../../deps/mcp.ts";
 import { z } from "../../deps/zod.ts";
@@ -110,10 +112,9 @@ export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject, V = never> =
 /** Everything of a {@link ToolSpec} but its reach. */
 export interface ToolBody<I extends z.ZodObject, O extends z.ZodObject, V> {
   name: string;
-  /** The toolset it belongs to: the name of the folder it is declared in (`--toolsets` selects by it). */
-  toolset: string;
   title: string;
   description: string;
+  /** Always stated, with no default: a write left without one would pass as a read. */
   access: Access;
   input: I;
   output: O;
@@ -169,6 +170,7 @@ const TOOL = Symbol("bitbucket-mcp tool");
  */
 export interface ToolEntry {
   readonly name: string;
+  /** The toolset whose folder's `mod.ts` lists it (`--toolsets` selects by it). */
   readonly toolset: string;
   readonly access: { readonly level: AccessLevel };
   /** Where its requests read and write (`reach.ts`). */
@@ -211,6 +213,23 @@ export function isTool(value: unknown): value is Tool {
   return typeof value === "object" && value !== null && TOOL in value;
 }
 
+/** The toolset each tool is in, as its folder's `mod.ts` placed it ({@link placeInToolset}). */
+const TOOLSETS = new WeakMap<Tool, string>();
+
+/**
+ * Puts `tool` in `toolset`: what its `toolset` reads from then on. A tool is
+ * in one toolset only; placing it in another is refused.
+ */
+export function placeInToolset(tool: Tool, toolset: string): void {
+  const placed = TOOLSETS.get(tool);
+  if (placed !== undefined && placed !== toolset) {
+    throw new Error(
+      `Cannot put ${tool.name} in toolset ${toolset}: toolset ${placed} holds it (hint: a tool is listed by its own folder's mod.ts only)`,
+    );
+  }
+  TOOLSETS.set(tool, toolset);
+}
+
 /**
  * The only way a tool is made. Input and output JSON schemas come from the
  * zod objects; the SDK validates arguments before the handler and the result
@@ -246,7 +265,15 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject, V = nev
   const tool: Tool = {
     [TOOL]: true,
     name: spec.name,
-    toolset: spec.toolset,
+    get toolset() {
+      const toolset = TOOLSETS.get(tool);
+      if (toolset === undefined) {
+        throw new Error(
+          `Cannot read the toolset of ${spec.name}: no toolset lists it (hint: list it in its folder's mod.ts)`,
+        );
+      }
+      return toolset;
+    },
     title: spec.title,
     description: spec.description,
     access: spec.access,

@@ -2,7 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import type { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
+import { DateOut, isoDate } from "../kit/mod.ts";
 
 /** The longest comment text an entry quotes; the thread itself is in list_pr_comments. */
 const QUOTE_CHARS = 160;

@@ -8,11 +8,19 @@ import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { choiceArg, idArg, PrArgs, textArg } from "../kit/args.ts";
-import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+import {
+  choiceArg,
+  defineTool,
+  idArg,
+  PrArgs,
+  safeWrite,
+  textArg,
+  unsafeWrite,
+  UserOut,
+  userOut,
+} from "../kit/mod.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 
 /** The arguments naming one comment of a pull request. */
@@ -33,7 +41,6 @@ async function readComment(
 
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",
@@ -94,7 +101,6 @@ export const updatePrComment = defineTool({
 
 export const deletePrComment = defineTool({
   name: "delete_pr_comment",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Delete a comment",
   description: "Delete a comment that has no replies.",
@@ -139,7 +145,6 @@ function excerpt(raw: string): string {
 
 export const applyPrSuggestion = defineTool({
   name: "apply_pr_suggestion",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Apply a suggestion",
   description: "Commit a comment's suggested change to the source branch.",

@@ -9,27 +9,29 @@ import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import {
   choiceArg,
+  defineTool,
   PrArgs,
+  PullRequestOut,
+  pullRequestOut,
   refArg,
   RepoArgs,
   ReviewersArg,
+  safeWrite,
   textArg,
   TitleArg,
+  unsafeWrite,
   VersionArg,
-} from "../kit/args.ts";
-import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+} from "../kit/mod.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 import { defaultReviewers } from "./reviewers.ts";
-import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
 
 const DescriptionArg = textArg("Markdown");
 const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
 export const createPullRequest = defineTool({
   name: "create_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Create a pull request",
   description:
@@ -86,7 +88,6 @@ export const createPullRequest = defineTool({
 
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Update a pull request",
   description:
@@ -203,7 +204,6 @@ function strategyWords(strategy: string | undefined): string {
 
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Merge a pull request",
   description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
@@ -239,7 +239,6 @@ export const mergePullRequest = defineTool({
 
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Decline a pull request",
   description: "Decline (close unmerged) a pull request.",
@@ -271,7 +270,6 @@ export const declinePullRequest = defineTool({
 
 export const reopenPullRequest = defineTool({
   name: "reopen_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Reopen a pull request",
   description: "Reopen a declined pull request.",
@@ -318,7 +316,6 @@ const AutoMergeOut = z.object({
 
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Enable auto-merge",
   description: "Merge a pull request as soon as every merge check passes.",
@@ -350,7 +347,6 @@ export const enableAutoMerge = defineTool({
 
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Disable auto-merge",
   description: "Cancel a pending auto-merge.",

@@ -13,19 +13,33 @@ import { Repository } from "../../bitbucket/entities/repository.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import {
+  ChangeOut,
+  changeOut,
   choiceArg,
+  CommitOut,
+  commitOut,
   ContextLinesArg,
+  defineListTool,
+  defineTool,
+  diffDocument,
+  DiffOut,
+  inRepository,
   maxBytesArg,
-  PagingArgs,
+  MergeStatusOut,
+  mergeStatusOut,
+  pagedResult,
   pathArg,
   PrArgs,
+  PullRequestOut,
+  pullRequestOut,
+  PullRequestSummary,
+  pullRequestSummary,
+  READ_ONLY,
   refArg,
   RepoArgs,
-} from "../kit/args.ts";
+  withHiddenCharacters,
+} from "../kit/mod.ts";
 import { readCappedDiff } from "../../bitbucket/diff/read.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { inRepository } from "../kit/reach.ts";
 import {
   dashboardPullRequests,
   prDiffSource,
@@ -35,23 +49,9 @@ import {
 import { callerName } from "./_caller.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { ActivityOut, activityOut } from "./_activity_shape.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { diffDocument, DiffOut, withHiddenCharacters } from "../kit/shapes/diff.ts";
-import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
-import {
-  ChangeOut,
-  changeOut,
-  MergeStatusOut,
-  mergeStatusOut,
-  PullRequestOut,
-  pullRequestOut,
-  PullRequestSummary,
-  pullRequestSummary,
-} from "../kit/shapes/pull_request.ts";
 
-export const listPullRequests = defineTool({
+export const listPullRequests = defineListTool({
   name: "list_pull_requests",
-  toolset: "pull_requests",
   reach: "server",
   confine: { item: (pr: z.infer<typeof PullRequest>) => inRepository(pr.toRef.repository) },
   title: "List pull requests",
@@ -64,8 +64,9 @@ export const listPullRequests = defineTool({
       .optional(),
     source_branch: refArg().optional(),
     target_branch: refArg().optional(),
-  }).extend(PagingArgs.shape),
-  output: pagedOutput("pullRequests", PullRequestSummary),
+  }),
+  key: "pullRequests",
+  item: PullRequestSummary,
   async handler(args, { bitbucket, inside }) {
     const { project, repo, role, source_branch, target_branch, limit, start } = args;
     const state = args.state ?? "OPEN";
@@ -124,7 +125,6 @@ export const listPullRequests = defineTool({
 
 export const getPullRequest = defineTool({
   name: "get_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Get a pull request",
   description: "One pull request: description, state, version, reviewers, refs.",
@@ -139,7 +139,6 @@ export const getPullRequest = defineTool({
 
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Get a pull request diff",
   description: "Diff of a pull request or one of its files, cut at max_bytes.",
@@ -159,11 +158,11 @@ export const getPrDiff = defineTool({
 
 export const listPrChanges = defineListTool({
   name: "list_pr_changes",
-  toolset: "pull_requests",
   reach: "repository",
   title: "List pull request changes",
   description: "Files a pull request changes.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "changes",
   item: ChangeOut,
   entity: Change,
@@ -173,11 +172,11 @@ export const listPrChanges = defineListTool({
 
 export const listPrCommits = defineListTool({
   name: "list_pr_commits",
-  toolset: "pull_requests",
   reach: "repository",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "commits",
   item: CommitOut,
   entity: Commit,
@@ -187,7 +186,6 @@ export const listPrCommits = defineListTool({
 
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Get pull request merge status",
   description:
@@ -210,11 +208,11 @@ export const getPrMergeStatus = defineTool({
 
 export const listPrActivity = defineListTool({
   name: "list_pr_activity",
-  toolset: "pull_requests",
   reach: "repository",
   title: "List pull request activity",
   description: "A pull request's timeline, newest first.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "activities",
   item: ActivityOut,
   entity: Activity,

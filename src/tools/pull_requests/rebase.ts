@@ -10,8 +10,7 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
-import { PrArgs, VersionArg } from "../kit/args.ts";
-import { defineTool, unsafeWrite } from "../kit/define.ts";
+import { defineTool, PrArgs, unsafeWrite, VersionArg } from "../kit/mod.ts";
 
 /** The pull request's rebase resource (GET: may it be rebased; POST: rebase it). */
 function rebasePath(project: string, repo: string, id: number): string {
@@ -56,7 +55,6 @@ const RebaseOut = z.object({
 
 export const rebasePullRequest = defineTool({
   name: "rebase_pull_request",
-  toolset: "pull_requests",
   reach: "repository",
   title: "Rebase a pull request",
   description: "Rebase a pull request onto its target branch.",

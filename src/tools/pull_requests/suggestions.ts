@@ -6,10 +6,7 @@ import { z } from "../../deps/zod.ts";
 import { PullRequestSuggestion } from "../../bitbucket/entities/pull_request_suggestion.ts";
 import { pageOf } from "../../bitbucket/paging.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { PagingArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { inRepository } from "../kit/reach.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
+import { DateOut, defineTool, inRepository, isoDate, PagingArgs, READ_ONLY } from "../kit/mod.ts";
 
 /** One suggestion: the pushed ref, its repository and when it changed. */
 const SuggestionOut = z.object({
@@ -36,7 +33,6 @@ function suggestionOut(s: Suggestion): z.infer<typeof SuggestionOut> {
 
 export const listPullRequestSuggestions = defineTool({
   name: "list_pull_request_suggestions",
-  toolset: "pull_requests",
   reach: "server",
   confine: { item: (s: Suggestion) => inRepository(s.repository), wide: true },
   title: "List pull request suggestions",

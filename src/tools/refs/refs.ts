@@ -6,27 +6,34 @@ import { Branch, Tag } from "../../bitbucket/entities/ref.ts";
 import { apiPath, segments } from "../../bitbucket/path.ts";
 import { pageOf } from "../../bitbucket/paging.ts";
 import {
+  BranchOut,
+  branchOut,
   CommitIdArg,
+  defineListTool,
+  defineTool,
   NameFilterArg,
-  PagingArgs,
+  READ_ONLY,
   refArg,
   refPathArg,
+  RefTipOut,
+  refTipOut,
   RepoArgs,
+  safeWrite,
+  TagOut,
+  tagOut,
   textArg,
-} from "../kit/args.ts";
-import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts";
+  unsafeWrite,
+} from "../kit/mod.ts";
 import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",
-  toolset: "refs",
   reach: "repository",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",
-  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }),
   key: "branches",
   item: BranchOut,
   entity: Branch,
@@ -39,11 +46,11 @@ export const listBranches = defineListTool({
 
 export const listTags = defineListTool({
   name: "list_tags",
-  toolset: "refs",
   reach: "repository",
   title: "List tags",
   description: "Tags with the commits they point at.",
-  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }),
   key: "tags",
   item: TagOut,
   entity: Tag,
@@ -78,7 +85,6 @@ async function findExact(
 
 export const resolveRef = defineTool({
   name: "resolve_ref",
-  toolset: "refs",
   reach: "repository",
   title: "Resolve a ref",
   description:
@@ -107,7 +113,6 @@ export const resolveRef = defineTool({
 
 export const createTag = defineTool({
   name: "create_tag",
-  toolset: "refs",
   reach: "repository",
   title: "Create a tag",
   description: "Tag a branch, tag or commit; annotated when given a message.",
@@ -133,7 +138,6 @@ export const createTag = defineTool({
 
 export const createBranch = defineTool({
   name: "create_branch",
-  toolset: "refs",
   reach: "repository",
   title: "Create a branch",
   description: "Create a branch from a branch, tag or commit.",
@@ -161,7 +165,6 @@ export const createBranch = defineTool({
 
 export const deleteBranch = defineTool({
   name: "delete_branch",
-  toolset: "refs",
   reach: "repository",
   title: "Delete a branch",
   description: "Delete a branch; with end_point, only if it points there.",
@@ -205,7 +208,6 @@ export const deleteBranch = defineTool({
 
 export const deleteTag = defineTool({
   name: "delete_tag",
-  toolset: "refs",
   reach: "repository",
   title: "Delete a tag",
   description: "Delete a tag.",

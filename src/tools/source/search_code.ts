@@ -3,10 +3,15 @@ import { z } from "../../deps/zod.ts";
 import { type CodeHit, SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
-import { MAX_SEGMENT, nameArg, PagingArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { inRepository } from "../kit/reach.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
+import {
+  defineTool,
+  inRepository,
+  MAX_SEGMENT,
+  nameArg,
+  pagedOutput,
+  PagingArgs,
+  READ_ONLY,
+} from "../kit/mod.ts";
 
 /** The most files one search returns: Bitbucket's search pages are small. */
 export const MAX_SEARCH_RESULTS = 100;
@@ -60,7 +65,6 @@ export function plainHitText(text: string): string {
 
 export const searchCode = defineTool({
   name: "search_code",
-  toolset: "source",
   reach: "server",
   confine: { item: (hit: z.infer<typeof CodeHit>) => inRepository(hit.repository), query: "query" },
   title: "Search code",

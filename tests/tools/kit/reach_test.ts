@@ -16,7 +16,6 @@ import { BitbucketClient } from "../../../src/bitbucket/client.ts";
 /** A tool's spec but its reach, for the tests that get the reach wrong. */
 const body = {
   name: "sample",
-  toolset: "sample",
   title: "Sample",
   description: "A sample.",
   access: READ_ONLY,
