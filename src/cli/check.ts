@@ -14,7 +14,7 @@ import { APPLICATION_PROPERTIES_PATH, parseVersion } from "../bitbucket/server_v
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
-import { UNBOUNDED_TOOLS } from "../policy/confinement.ts";
+import { withheldByConfinement } from "../policy/confinement.ts";
 import { exposedTools } from "../policy/choices.ts";
 import { selectTools } from "../policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
@@ -292,7 +292,8 @@ async function checkToken(
 
 /** The `tools` line of `check`: how many tools the flags (narrowed by `policy`) expose, per toolset. */
 export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
-  const served = exposedTools(selectTools(CATALOGUE, flags), flags.confinement);
+  const selected = selectTools(CATALOGUE, flags);
+  const served = exposedTools(selected, flags.confinement);
   const exposed = new Set(served.map((t) => t.name));
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t.name)).length}/${set.tools.length}`
@@ -315,10 +316,13 @@ export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
     : flags.yolo
     ? "; unsafe writes run without asking (--yolo)"
     : "; unsafe writes ask the person first";
+  const withheld = [...withheldByConfinement(selected)].map(([why, names]) =>
+    `${names.join(", ")} not listed: ${why}`
+  );
   const confined = flags.confinement
-    ? `; confined to ${flags.confinement.describe()} (${
-      UNBOUNDED_TOOLS.join(", ")
-    } not listed: they look commits up server-wide)`
+    ? `; confined to ${flags.confinement.describe()}${
+      withheld.length > 0 ? ` (${withheld.join("; ")})` : ""
+    }`
     : "";
   const detail = `${exposed.size} of ${CATALOGUE.length} tools exposed: ${
     perSet.join(", ")

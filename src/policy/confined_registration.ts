@@ -1,52 +1,18 @@
 /**
  * Tool registrations under a confinement: each call's `project`/`repo` filled
  * in or refused before the SDK validates the arguments (so a refused call
- * never reaches Bitbucket), the schemas shown without `project`/`repo` when one
- * repository is allowed, and the two listings that range beyond a repository
- * (search_repositories without a project, list_projects) filtered to it. Code
- * search is bounded twice: a `project:`/`repo:` word in its query is refused
- * (it would widen the scope the confinement filled in), and any hit outside
- * the confinement is still dropped from its results.
+ * never reaches Bitbucket), as far as the tool's declared reach requires (a
+ * server-wide tool declared `wide` may leave both out: what it lists outside
+ * the confinement is dropped by the tool itself, `ctx.within`), and the
+ * schemas shown without `project`/`repo` when one repository is allowed. A
+ * search query the tool declares is checked too: a `project:`/`repo:` word in
+ * it is refused, since it would widen the scope the confinement filled in.
  */
-import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
+import type { StandardSchemaWithJSON } from "../deps/mcp.ts";
 import { type Registration, registrationOf } from "./sdk_registration.ts";
+import type { ToolEntry } from "../tools/kit/define.ts";
 import type { JsonSchema } from "../tools/kit/published_schema.ts";
-import { type Confinement, scopeWordIn } from "./confinement.ts";
-
-/** Tools whose results are filtered to the confinement, by item. */
-const FILTERED: Readonly<Record<string, (c: Confinement, item: Item) => boolean>> = {
-  search_repositories: (c, item) =>
-    typeof item.slug === "string" && typeof item.project?.key === "string" &&
-    c.allowsRepo(item.project.key, item.slug),
-  list_projects: (c, item) => typeof item.key === "string" && c.touchesProject(item.key),
-  search_code: (c, item) => {
-    const [project, repo, ...rest] = typeof item.repository === "string"
-      ? item.repository.split("/")
-      : [];
-    return project !== undefined && repo !== undefined && rest.length === 0 &&
-      c.allowsRepo(project, repo);
-  },
-};
-
-/** The filtered tools whose calls may leave `project` out: their results alone bound them. */
-const WIDE: ReadonlySet<string> = new Set(["search_repositories", "list_projects"]);
-
-/** The payload key of each filtered tool. */
-const PAYLOAD: Readonly<Record<string, string>> = {
-  search_repositories: "repositories",
-  list_projects: "projects",
-  search_code: "results",
-};
-
-/** Tools with a search query in which a scope word would widen the confined scope. */
-const QUERIES: Readonly<Record<string, string>> = { search_code: "query" };
-
-interface Item {
-  slug?: unknown;
-  key?: unknown;
-  project?: { key?: unknown };
-  repository?: unknown;
-}
+import { type Confinement, scopeWordIn, spanOf } from "./confinement.ts";
 
 /** `schema` without `drop` among its properties and required names. */
 function without(schema: JsonSchema, drop: ReadonlySet<string>): JsonSchema {
@@ -65,14 +31,16 @@ function propertiesOf(schema: StandardSchemaWithJSON): Set<string> {
   return new Set(Object.keys((json.properties ?? {}) as Record<string, unknown>));
 }
 
-/** `registration` confined to `confinement`. */
+/** `registration` of `tool` confined to `confinement`, as the tool's reach requires. */
 export function confineRegistration(
   registration: Registration,
   confinement: Confinement,
+  tool: Pick<ToolEntry, "reach" | "bounding">,
 ): Registration {
   const { name, config, callback } = registration;
   const takes = propertiesOf(config.inputSchema);
-  const keep = FILTERED[name];
+  const span = spanOf(tool);
+  const queryArg = tool.bounding?.mode === "drop" ? tool.bounding.query : undefined;
   const inner = config.inputSchema["~standard"];
   const hidden = new Set(
     confinement.oneRepo ? ["project", "repo"].filter((k) => takes.has(k)) : [],
@@ -88,7 +56,7 @@ export function confineRegistration(
       validate: (value: unknown) => {
         if (typeof value !== "object" || value === null) return inner.validate(value);
         const args = value as Record<string, unknown>;
-        const query = QUERIES[name] === undefined ? undefined : args[QUERIES[name]];
+        const query = queryArg === undefined ? undefined : args[queryArg];
         const word = typeof query === "string" ? scopeWordIn(query) : undefined;
         if (word !== undefined) {
           return {
@@ -98,7 +66,7 @@ export function confineRegistration(
             }],
           };
         }
-        const confined = confinement.bound(args, takes, WIDE.has(name));
+        const confined = confinement.bound(args, takes, span);
         if ("refused" in confined) {
           return { issues: [{ message: `Cannot call ${name}: ${confined.refused}` }] };
         }
@@ -107,26 +75,5 @@ export function confineRegistration(
       jsonSchema: { input: shown("input"), output: shown("output") },
     },
   };
-  return registrationOf(name, { ...config, inputSchema }, async (args, ctx, ...rest) => {
-    const result = await callback(args, ctx, ...rest);
-    return keep ? filtered(result, PAYLOAD[name]!, (item) => keep(confinement, item)) : result;
-  });
-}
-
-/** `result` with the items of its `key` payload that `keep` refuses left out. */
-function filtered<R extends object>(result: R, key: string, keep: (item: Item) => boolean): R {
-  const call = result as CallToolResult;
-  const content = call.structuredContent as Record<string, unknown> | undefined;
-  const items = content?.[key];
-  if (call.isError || !content || !Array.isArray(items)) return result;
-  const kept = items.filter((item) => keep(item as Item));
-  if (kept.length === items.length) return result;
-  // A total counted over what was dropped would tell of it: it goes too.
-  const { count: _count, ...rest } = content;
-  const structuredContent = { ...rest, [key]: kept };
-  return {
-    ...result,
-    structuredContent,
-    content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }],
-  };
+  return registrationOf(name, { ...config, inputSchema }, callback);
 }

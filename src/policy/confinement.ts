@@ -2,8 +2,12 @@
  * Confinement (`--project`, `--repo`): the projects and repositories a server
  * may touch. One function, {@link Confinement.bound}, fills in or refuses the
  * `project`/`repo` of every tool call, resource URI, prompt and completion,
- * so the rule is stated once.
+ * so the rule is stated once; {@link Confinement.contains} is what a
+ * server-wide tool's listed items are kept by. What it does with each tool
+ * derives from the tool's declared reach (`src/tools/kit/reach.ts`).
  */
+import { OUTSIDE_KEY, type Place, type Reach } from "../tools/kit/reach.ts";
+import type { ToolEntry } from "../tools/kit/define.ts";
 
 /** Project keys and repository slugs as Bitbucket's REST paths take them. */
 export const KEY_PATTERN = /^[~\w.-]{1,256}$/;
@@ -15,10 +19,12 @@ export interface RepoRef {
 }
 
 /**
- * Tools not listed under a confinement: they look commits up server-wide
- * (by commit id, in every repository), so no project or repository bounds them.
+ * How much of a place a call may leave unnamed: a `repository` call names its
+ * project and repository (the repository may be left out when the whole
+ * project is allowed); a `project` call names a project it reads as a whole;
+ * a `wide` call may name neither, its results alone bounding it.
  */
-export const UNBOUNDED_TOOLS: readonly string[] = ["get_build_status", "get_build_summary"];
+export type Span = Exclude<Reach, "server"> | "wide";
 
 /** The projects and repositories a confined server may touch. */
 export class Confinement {
@@ -67,16 +73,24 @@ export class Confinement {
       this.repos.some((r) => upper(r.project) === upper(project) && lower(r.repo) === lower(repo));
   }
 
+  /** An item living at `place` may be shown: its repository is allowed, or, for a project, something in it. */
+  contains(place: Place): boolean {
+    return place.repo === undefined
+      ? this.touchesProject(place.project)
+      : this.allowsRepo(place.project, place.repo);
+  }
+
   /**
    * `args` with `project`/`repo` filled in where the confinement names exactly
    * one (only the keys in `takes`), or the reason the call is refused: a project
    * or repository outside it, or no project/repository where leaving them out
-   * would reach beyond it (`wide` keys may be absent: the caller filters).
+   * would reach beyond it (`span` says how much may be left out: under `wide`,
+   * both; the caller filters).
    */
   bound(
     args: Record<string, unknown>,
     takes: ReadonlySet<string>,
-    wide = false,
+    span: Span = "repository",
   ): { args: Record<string, unknown> } | { refused: string } {
     const out = { ...args };
     const one = this.oneRepo;
@@ -94,14 +108,15 @@ export class Confinement {
       refused: `${what} is outside this server's confinement (hint: it allows ${this.describe()})`,
     });
     if (project === undefined) {
-      if (takes.has("project") && !wide) return refuse("a call naming no project");
+      if (takes.has("project") && span !== "wide") return refuse("a call naming no project");
       return { args: out };
     }
     if (!this.touchesProject(project)) return refuse(`project ${project}`);
     if (repo !== undefined) {
       return this.allowsRepo(project, repo) ? { args: out } : refuse(`${project}/${repo}`);
     }
-    if (takes.has("repo") && !wide && !this.allowsProject(project)) {
+    const whole = span === "project" || (span === "repository" && takes.has("repo"));
+    if (whole && !this.allowsProject(project)) {
       return refuse(`every repository of project ${project}`);
     }
     return { args: out };
@@ -128,20 +143,45 @@ function lower(s: string): string {
   return s.toLowerCase();
 }
 
-/** The tools a server under `confinement` lists: those that no project or repository bounds are left out. */
-export function withinConfinement<T extends { readonly name: string }>(
+/**
+ * The tools a server under `confinement` lists: a server-wide tool that
+ * declares nothing bounds it (`confine: { withheld }`) is left out.
+ */
+export function withinConfinement<T extends Pick<ToolEntry, "bounding">>(
   tools: readonly T[],
   confinement: Confinement | undefined,
 ): T[] {
-  return confinement ? tools.filter((t) => !UNBOUNDED_TOOLS.includes(t.name)) : [...tools];
+  return confinement ? tools.filter((t) => t.bounding?.mode !== "withhold") : [...tools];
+}
+
+/** The tools `withinConfinement` leaves out of `tools`, by the reason each declares. */
+export function withheldByConfinement<T extends Pick<ToolEntry, "name" | "bounding">>(
+  tools: readonly T[],
+): Map<string, string[]> {
+  const byWhy = new Map<string, string[]>();
+  for (const tool of tools) {
+    if (tool.bounding?.mode !== "withhold") continue;
+    byWhy.set(tool.bounding.why, [...byWhy.get(tool.bounding.why) ?? [], tool.name]);
+  }
+  return byWhy;
+}
+
+/** How much of a place a call of `tool` may leave unnamed under a confinement. */
+export function spanOf(tool: Pick<ToolEntry, "reach" | "bounding">): Span {
+  if (tool.reach !== "server") return tool.reach;
+  return tool.bounding?.mode === "drop" && !tool.bounding.wide ? "repository" : "wide";
 }
 
 /** What the server instructions say of the confinement in force. */
 export function confinementInstructions(confinement: Confinement | undefined): string | undefined {
   if (!confinement) return undefined;
   const one = confinement.oneRepo;
-  if (one) {
-    return `This server is confined to ${one.project}/${one.repo}: tools take no project or repo.`;
-  }
-  return `This server is confined to ${confinement.describe()}; other projects and repositories are refused.`;
+  const first = one
+    ? `This server is confined to ${one.project}/${one.repo}: tools take no project or repo.`
+    : `This server is confined to ${confinement.describe()}; other projects and repositories are refused.`;
+  return `${first} ${DROPPED_NOTE}`;
 }
+
+/** What the instructions say of items a server-wide tool dropped. */
+const DROPPED_NOTE =
+  `A result's ${OUTSIDE_KEY} counts the items left out of it as outside this confinement.`;

@@ -45,12 +45,14 @@ export function toolRegistration(
     const tool = await entry.load();
     const client = clients(ctx);
     const observed = recorder?.request ? client.observed(recorder.request) : client;
+    const { confinement } = policy;
     const toolCtx: ToolContext = {
       bitbucket: observed.withSignal(ctx.mcpReq.signal),
       exposed,
       apps: declaresApps(
         requestCapabilities(ctx.mcpReq.envelope as Record<string, unknown>, connection()),
       ),
+      ...(confinement ? { within: (place) => confinement.contains(place) } : {}),
     };
     if (!asks(tool, policy)) return await tool.call(args, toolCtx);
     return await guardedCall({
@@ -70,7 +72,8 @@ export function toolRegistration(
 /**
  * Each tool's registration under the whole policy, made once: every server
  * instance then registers these as they are. Tools no confinement can bound
- * are left out under one; the confinement wraps the tool's own registration,
+ * (by their declared reach) are left out under one; the confinement wraps the
+ * tool's own registration (and tells its calls what lies inside it),
  * and the audit log wraps both, so a call the confinement refuses is
  * recorded too; the metrics and the log scope, when on, watch from outside all.
  */
@@ -86,7 +89,7 @@ export function registrations(
   const exposed = new Set(served.map((t) => t.name));
   return served.map((tool) => {
     const own = toolRegistration(tool, clients, policy, exposed);
-    const confined = confinement ? confineRegistration(own, confinement) : own;
+    const confined = confinement ? confineRegistration(own, confinement, tool) : own;
     const recorded = audit ? auditRegistration(confined, audit) : confined;
     return watched ? observeRegistration(recorded, policy) : recorded;
   });

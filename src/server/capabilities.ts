@@ -185,7 +185,7 @@ function confinedCompletions(handler: CompletionHandler, c: Confinement): Comple
   return async (request, ctx) => {
     const { argument } = request.params;
     const given = request.params.context?.arguments ?? {};
-    const filled = c.bound(given, TARGET, true);
+    const filled = c.bound(given, TARGET, "wide");
     const context = "refused" in filled ? given : filled.args as Record<string, string>;
     const ask = { ...request, params: { ...request.params, context: { arguments: context } } };
     const project = context.project;

@@ -50,6 +50,8 @@ function entryOf(record: ManifestRecord): ToolEntry {
     name: record.name,
     toolset: record.toolset,
     access: { level: record.level },
+    reach: record.reach,
+    ...(record.bounding ? { bounding: record.bounding } : {}),
     config: {
       title: record.title,
       description: record.description,

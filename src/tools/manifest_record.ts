@@ -6,13 +6,17 @@
 import type { ToolAnnotations } from "../deps/mcp.ts";
 import type { AccessLevel, Choices } from "./kit/define.ts";
 import type { JsonSchema } from "./kit/published_schema.ts";
+import type { Bounding, Reach } from "./kit/reach.ts";
 import type { Toolset } from "./kit/toolset.ts";
 
-/** One tool as `tools/list` shows it, with its toolset and access level. */
+/** One tool as `tools/list` shows it, with its toolset, access level and reach. */
 export interface ManifestRecord {
   name: string;
   toolset: string;
   level: AccessLevel;
+  reach: Reach;
+  /** How a confinement bounds it, for a server-wide tool. */
+  bounding?: Bounding;
   title: string;
   description: string;
   annotations: ToolAnnotations;
@@ -35,6 +39,8 @@ export function renderManifest(toolsets: readonly Toolset[]): string {
       name: tool.name,
       toolset: tool.toolset,
       level: tool.access.level,
+      reach: tool.reach,
+      bounding: tool.bounding,
       title: tool.title,
       description: tool.description,
       annotations: tool.annotations,

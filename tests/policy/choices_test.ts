@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { narrowChoices, offeredChoices } from "../../src/policy/choices.ts";
-import { defineTool, READ_ONLY } from "../../src/tools/kit/define.ts";
-import type { ToolEntry } from "../../src/tools/kit/define.ts";
+import { defineTool, defineToolset, READ_ONLY, type ToolEntry } from "../../src/tools/kit/mod.ts";
 
 const NEEDS = { a: ["get_a"], b: ["get_b", "get_c"] };
 
 /** A tool whose `kind` choices read through other tools, and stand-ins for those tools. */
 const viewer = defineTool({
   name: "viewer",
-  toolset: "t",
+  reach: "repository",
   title: "Viewer",
   description: "Shows a or b.",
   access: READ_ONLY,
@@ -18,6 +17,7 @@ const viewer = defineTool({
   choices: { arg: "kind", needs: NEEDS },
   handler: () => Promise.resolve({ ok: true }),
 });
+defineToolset({ name: "t", description: "a test's", tools: [viewer] });
 const stub = (name: string): ToolEntry => ({ ...viewer, name, choices: undefined });
 
 function publishedKinds(entry: ToolEntry | undefined): unknown {

@@ -99,18 +99,19 @@ Deno.test("confinement: with one repository the published schemas take no projec
   assert.deepEqual(branches?.inputSchema.required, ["project", "repo"], "two repositories: kept");
 });
 
-Deno.test("confinement: tools no repository bounds are not listed; the instructions state it", async () => {
+Deno.test("confinement: tools declared withheld, and only those, are not listed; the instructions state it", async () => {
   await using h = await connect({ confinement: TWO });
   const names = (await h.client.listTools()).tools.map((t) => t.name);
-  for (const name of ["get_build_status", "get_build_summary"]) {
-    assert.ok(!names.includes(name), name);
-  }
-  for (const name of ["search_repositories", "list_projects", "find_users", "search_code"]) {
-    assert.ok(names.includes(name), name);
-  }
-  assert.match(h.client.getInstructions() ?? "", /confined to PROJ\/web, OPS\/infra/);
   await using open = await connect();
-  assert.ok((await open.client.listTools()).tools.some((t) => t.name === "get_build_status"));
+  const unconfined = (await open.client.listTools()).tools.map((t) => t.name);
+  const withheld = new Set(
+    MANIFEST_TOOLS.filter((t) => t.bounding?.mode === "withhold").map((t) => t.name),
+  );
+  assert.ok(withheld.has("get_build_status") && withheld.has("get_build_summary"));
+  assert.deepEqual(names, unconfined.filter((name) => !withheld.has(name)));
+  assert.match(h.client.getInstructions() ?? "", /confined to PROJ\/web, OPS\/infra/);
+  assert.match(h.client.getInstructions() ?? "", /outsideConfinement counts the items left out/);
+  assert.ok(unconfined.includes("get_build_status"));
   assert.doesNotMatch(open.client.getInstructions() ?? "", /confined/);
 });
 
@@ -192,16 +193,24 @@ Deno.test("confinement: a malformed --repo stops start-up with one actionable li
   ]);
 });
 
-Deno.test("confinement: check reports it", async () => {
+Deno.test("confinement: check reports it, naming the withheld tools with the reason they declare", async () => {
   await using fixture = fixtureWith(system.routes);
   const env = { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN };
   const host = new URL(fixture.url).host;
   const out = await runMain(scopedPermissions(host), ["check", "--repo", "PROJ/web"], env);
   assert.equal(out.code, 0, out.stdout + out.stderr);
   const tools = out.stdout.split("\n").find((line) => /\btools\b/.test(line)) ?? "";
-  assert.match(
+  const withheld = MANIFEST_TOOLS.filter((t) => t.bounding?.mode === "withhold");
+  const whys = new Set(withheld.map((t) => t.bounding?.mode === "withhold" && t.bounding.why));
+  assert.deepEqual(withheld.map((t) => t.name), ["get_build_status", "get_build_summary"]);
+  assert.equal(whys.size, 1, "one reason, said once");
+  assert.ok(
+    tools.endsWith(
+      `; confined to PROJ/web (${withheld.map((t) => t.name).join(", ")} not listed: ${
+        [...whys][0]
+      })`,
+    ),
     tools,
-    /; confined to PROJ\/web \(get_build_status, get_build_summary not listed: they look commits up server-wide\)$/,
   );
 });
 
@@ -212,6 +221,7 @@ Deno.test("confinement: a listed tool (as a started server has it) is confined t
       throw new Error("no call is made");
     }),
     WEB,
+    listed,
   );
   const standard = registration.config.inputSchema["~standard"];
   const json = standard.jsonSchema.input({ target: "draft-2020-12" }) as {

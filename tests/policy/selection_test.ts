@@ -4,11 +4,12 @@ import { TOOLSET_NAMES } from "../../src/tools/manifest.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import {
   defineTool,
+  defineToolset,
   READ_ONLY,
   safeWrite,
   type Tool,
   unsafeWrite,
-} from "../../src/tools/kit/define.ts";
+} from "../../src/tools/kit/mod.ts";
 import { z } from "zod";
 import { toolArguments } from "../../testing/cases/mod.ts";
 import { connect, firstText } from "../../testing/harness.ts";
@@ -24,7 +25,7 @@ const base: ToolSelection = { readOnly: false };
 const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
   defineTool({
     name,
-    toolset: "sample",
+    reach: "repository",
     title: name,
     description: name,
     input: z.object({}),
@@ -36,7 +37,11 @@ const dummy = (name: string, access: "read" | "safe" | "unsafe"): Tool =>
       : unsafeWrite("a test's unsafe write"),
     handler: () => Promise.resolve({ ok: true }),
   });
-const sample = [dummy("r", "read"), dummy("s", "safe"), dummy("u", "unsafe")];
+const sample = defineToolset({
+  name: "sample",
+  description: "a test's",
+  tools: [dummy("r", "read"), dummy("s", "safe"), dummy("u", "unsafe")],
+}).tools;
 const names = (tools: Tool[]) => tools.map((t) => t.name);
 
 const cases: { flags: Partial<ToolSelection>; expect: string[]; why: string }[] = [

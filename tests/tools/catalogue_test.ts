@@ -37,12 +37,12 @@ Deno.test("catalogue: every tool a module under src/tools/ defines is in the cat
   assert.equal(defined.length, CATALOGUE.length, "the catalogue holds only defined tools");
 });
 
-Deno.test("catalogue: each tool names the toolset of the folder it is declared in, and only that toolset lists it", async () => {
+Deno.test("catalogue: each tool is in the toolset of the folder it is declared in, put there by that folder's mod.ts", async () => {
   const misplaced = (await definedTools()).filter(({ file, tool }) =>
     file.split("/")[0] !== tool.toolset
   );
   assert.deepEqual(
-    misplaced.map(({ file, tool }) => `${tool.name} (${file}) names toolset ${tool.toolset}`),
+    misplaced.map(({ file, tool }) => `${tool.name} (${file}) is in toolset ${tool.toolset}`),
     [],
   );
 });

@@ -9,40 +9,44 @@ import {
 import { InsightAnnotations, InsightReport } from "../../bitbucket/entities/insights.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import {
+  BuildStatusOut,
+  buildStatusOut,
   choiceArg,
   CommitIdArg,
+  defineListTool,
+  defineTool,
   FullCommitIdArg,
   identifierArg,
+  InsightReportOut,
+  insightReportOut,
   nameArg,
-  PagingArgs,
+  pagedResult,
   pathArg,
+  READ_ONLY,
   RepoArgs,
+  RequiredBuildOut,
+  requiredBuildOut,
   textArg,
-} from "../kit/args.ts";
+  unsafeWrite,
+} from "../kit/mod.ts";
 import { fullCommitId } from "../../bitbucket/commits.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
 import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
-import { defineTool, READ_ONLY, unsafeWrite } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
 import { AnnotationOut, annotationOut, SEVERITIES } from "./_annotation_shape.ts";
-import {
-  BuildStatusOut,
-  buildStatusOut,
-  InsightReportOut,
-  insightReportOut,
-  RequiredBuildOut,
-  requiredBuildOut,
-} from "../kit/shapes/build.ts";
-import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+
+/** Why the server-wide build reads are not listed under a confinement. */
+const BY_COMMIT_ID = "build statuses are looked up by commit id in every repository";
 
 export const getBuildStatus = defineListTool({
   name: "get_build_status",
-  toolset: "builds",
+  reach: "server",
+  confine: { withheld: BY_COMMIT_ID },
   title: "Get build statuses",
   description: "Every build status reported on a commit.",
-  input: z.object({ commit_id: FullCommitIdArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: z.object({ commit_id: FullCommitIdArg }),
   key: "buildStatuses",
   item: BuildStatusOut,
   entity: BuildStatus,
@@ -56,7 +60,8 @@ export const getBuildStatus = defineListTool({
 
 export const getBuildSummary = defineTool({
   name: "get_build_summary",
-  toolset: "builds",
+  reach: "server",
+  confine: { withheld: BY_COMMIT_ID },
   title: "Get build summary",
   description: "How many builds of a commit are in each state.",
   access: READ_ONLY,
@@ -89,10 +94,11 @@ export const getBuildSummary = defineTool({
 
 export const listRequiredBuilds = defineListTool({
   name: "list_required_builds",
-  toolset: "builds",
+  reach: "repository",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",
-  input: RepoArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs,
   key: "requiredBuilds",
   item: RequiredBuildOut,
   entity: RequiredBuildCondition,
@@ -104,10 +110,11 @@ export const listRequiredBuilds = defineListTool({
 
 export const listCodeInsightsReports = defineListTool({
   name: "list_code_insights_reports",
-  toolset: "builds",
+  reach: "repository",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
-  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }),
   key: "reports",
   item: InsightReportOut,
   entity: InsightReport,
@@ -120,9 +127,9 @@ export const listCodeInsightsReports = defineListTool({
   },
 });
 
-export const listCodeInsightsAnnotations = defineTool({
+export const listCodeInsightsAnnotations = defineListTool({
   name: "list_code_insights_annotations",
-  toolset: "builds",
+  reach: "repository",
   title: "List Code Insights annotations",
   description: "Code analysis findings on a commit's lines.",
   access: READ_ONLY,
@@ -131,8 +138,9 @@ export const listCodeInsightsAnnotations = defineTool({
     report_key: nameArg().optional(),
     path: pathArg("Only this file").optional(),
     severity: choiceArg(SEVERITIES, "Only this severity").optional(),
-  }).extend(PagingArgs.shape),
-  output: pagedOutput("annotations", AnnotationOut),
+  }),
+  key: "annotations",
+  item: AnnotationOut,
   async handler(args, { bitbucket }) {
     const { project, repo, report_key, path, severity, limit, start = 0 } = args;
     const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id);
@@ -163,7 +171,7 @@ export const listCodeInsightsAnnotations = defineTool({
 /** Reports a build result on a commit: the status merge checks and reviewers see. */
 export const setBuildStatus = defineTool({
   name: "set_build_status",
-  toolset: "builds",
+  reach: "repository",
   title: "Set a build status",
   description: "Store a build status on a commit, replacing one with the same key.",
   access: unsafeWrite(

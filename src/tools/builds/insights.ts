@@ -8,9 +8,17 @@ import { InsightReport } from "../../bitbucket/entities/insights.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
-import { choiceArg, CommitIdArg, identifierArg, RepoArgs, segmentArg } from "../kit/args.ts";
-import { defineTool, safeWrite } from "../kit/define.ts";
-import { InsightReportOut, insightReportOut } from "../kit/shapes/build.ts";
+import {
+  choiceArg,
+  CommitIdArg,
+  defineTool,
+  identifierArg,
+  InsightReportOut,
+  insightReportOut,
+  RepoArgs,
+  safeWrite,
+  segmentArg,
+} from "../kit/mod.ts";
 import { SEVERITIES } from "./_annotation_shape.ts";
 
 const ReportArgs = RepoArgs.extend({ commit_id: CommitIdArg, report_key: segmentArg() });
@@ -68,7 +76,7 @@ function reportData(data: Record<string, string | number | boolean>) {
 
 export const createCodeInsightsReport = defineTool({
   name: "create_code_insights_report",
-  toolset: "builds",
+  reach: "repository",
   title: "Create a Code Insights report",
   description: "Create or replace a commit's Code Insights report.",
   access: safeWrite(
@@ -106,7 +114,7 @@ const TYPES = ["BUG", "CODE_SMELL", "VULNERABILITY"] as const;
 
 export const addCodeInsightsAnnotations = defineTool({
   name: "add_code_insights_annotations",
-  toolset: "builds",
+  reach: "repository",
   title: "Add Code Insights annotations",
   description: "Add line findings to a Code Insights report.",
   access: safeWrite(
@@ -157,7 +165,7 @@ export const addCodeInsightsAnnotations = defineTool({
 
 export const deleteCodeInsightsReport = defineTool({
   name: "delete_code_insights_report",
-  toolset: "builds",
+  reach: "repository",
   title: "Delete a Code Insights report",
   description: "Delete a commit's Code Insights report and its annotations.",
   access: safeWrite(

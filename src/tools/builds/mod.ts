@@ -1,8 +1,8 @@
 /**
- * The `builds` toolset: build statuses, required builds, Code Insights. Its tools, in `tools/list` order; each
- * names this toolset where it is declared.
+ * The `builds` toolset: build statuses, required builds, Code Insights. Its tools, in `tools/list` order; listing
+ * a tool here puts it in this toolset.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import {
   getBuildStatus,
   getBuildSummary,

@@ -1,8 +1,8 @@
 /** Commit comments as the commit tools return them: each thread, where it sits, and its replies. */
 import { z } from "../../deps/zod.ts";
 import type { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
+import { CommentBase, commentBaseOut, flattenReplies } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
 
 const CommentFields = CommentBase;
 

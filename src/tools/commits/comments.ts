@@ -7,8 +7,17 @@ import { pathText } from "../../bitbucket/entities/pull_request.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath, segments } from "../../bitbucket/path.ts";
-import { CommitIdArg, filePathArg, lineArg, pathArg, RepoArgs, textArg } from "../kit/args.ts";
-import { defineTool, READ_ONLY, safeWrite } from "../kit/define.ts";
+import {
+  CommitIdArg,
+  defineTool,
+  filePathArg,
+  lineArg,
+  pathArg,
+  READ_ONLY,
+  RepoArgs,
+  safeWrite,
+  textArg,
+} from "../kit/mod.ts";
 import { CommitCommentOut, commitCommentOut } from "./_comment_shape.ts";
 
 /** A commit's REST path: Bitbucket wants its full id there, so an abbreviation is looked up. */
@@ -27,7 +36,7 @@ const MAX_THREADS = 200;
 
 export const listCommitComments = defineTool({
   name: "list_commit_comments",
-  toolset: "commits",
+  reach: "repository",
   title: "List commit comments",
   description: "Comment threads on a file of a commit.",
   access: READ_ONLY,
@@ -92,7 +101,7 @@ async function lineAnchor(
 
 export const addCommitComment = defineTool({
   name: "add_commit_comment",
-  toolset: "commits",
+  reach: "repository",
   title: "Comment on a commit",
   description: "Comment on a file or line of a commit.",
   access: safeWrite("adds a comment and changes nothing existing"),

@@ -6,31 +6,32 @@ import { JsonDiff } from "../../bitbucket/entities/diff.ts";
 import { Change, PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import {
-  CommitIdArg,
-  ContextLinesArg,
-  maxBytesArg,
-  PagingArgs,
-  pathArg,
-  refArg,
-  RepoArgs,
-} from "../kit/args.ts";
-import { changedPaths, readCappedDiff } from "../../bitbucket/diff/read.ts";
-import { commitChanges, fullCommitId, readCommit } from "../../bitbucket/commits.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { unifiedText } from "../../bitbucket/diff/from_json.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { diffDocument, DiffOut, withHiddenCharacters } from "../kit/shapes/diff.ts";
-import {
   ChangeOut,
   changeOut,
+  CommitIdArg,
+  CommitOut,
+  commitOut,
+  ContextLinesArg,
+  defineListTool,
+  defineTool,
+  diffDocument,
+  DiffOut,
+  maxBytesArg,
+  pathArg,
   PullRequestSummary,
   pullRequestSummary,
-} from "../kit/shapes/pull_request.ts";
+  READ_ONLY,
+  refArg,
+  RepoArgs,
+  withHiddenCharacters,
+} from "../kit/mod.ts";
+import { changedPaths, readCappedDiff } from "../../bitbucket/diff/read.ts";
+import { commitChanges, fullCommitId, readCommit } from "../../bitbucket/commits.ts";
+import { unifiedText } from "../../bitbucket/diff/from_json.ts";
 
 export const listCommits = defineListTool({
   name: "list_commits",
-  toolset: "commits",
+  reach: "repository",
   title: "List commits",
   description:
     "Commits newest first, from until (default branch) back to, not including, since; optionally touching path.",
@@ -39,7 +40,7 @@ export const listCommits = defineListTool({
     until: refArg().optional(),
     since: refArg().optional(),
     path: pathArg("File or directory").optional(),
-  }).extend(PagingArgs.shape),
+  }),
   key: "commits",
   item: CommitOut,
   entity: Commit,
@@ -52,7 +53,7 @@ export const listCommits = defineListTool({
 
 export const getCommit = defineTool({
   name: "get_commit",
-  toolset: "commits",
+  reach: "repository",
   title: "Get a commit",
   description: "One commit: message, author, dates, parents.",
   access: READ_ONLY,
@@ -76,11 +77,11 @@ const CompareArgs = RepoArgs.extend({
  */
 export const compareRefs = defineListTool({
   name: "compare_refs",
-  toolset: "commits",
+  reach: "repository",
   title: "Compare refs",
   description: "Commits on to that from lacks, like git log from..to.",
   access: READ_ONLY,
-  input: CompareArgs.extend(PagingArgs.shape),
+  input: CompareArgs,
   key: "commits",
   item: CommitOut,
   entity: Commit,
@@ -110,7 +111,7 @@ function jsonDiff(bitbucket: BitbucketClient, path: string, query: Query) {
 /** What one commit changed, against its first parent. */
 export const getCommitDiff = defineTool({
   name: "get_commit_diff",
-  toolset: "commits",
+  reach: "repository",
   title: "Get a commit diff",
   description: "Diff of a commit or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -139,10 +140,11 @@ export const getCommitDiff = defineTool({
 
 export const listCommitChanges = defineListTool({
   name: "list_commit_changes",
-  toolset: "commits",
+  reach: "repository",
   title: "List commit changes",
   description: "Files one commit changes.",
-  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }),
   key: "changes",
   item: ChangeOut,
   entity: Change,
@@ -157,7 +159,7 @@ export const listCommitChanges = defineListTool({
  */
 export const getCompareDiff = defineTool({
   name: "get_compare_diff",
-  toolset: "commits",
+  reach: "repository",
   title: "Get a comparison diff",
   description: "Diff of what to brings that from lacks, cut at max_bytes.",
   access: READ_ONLY,
@@ -184,10 +186,11 @@ export const getCompareDiff = defineTool({
 
 export const listCommitPullRequests = defineListTool({
   name: "list_commit_pull_requests",
-  toolset: "commits",
+  reach: "repository",
   title: "List a commit's pull requests",
   description: "Pull requests that contain a commit.",
-  input: RepoArgs.extend({ commit_id: CommitIdArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }),
   key: "pullRequests",
   item: PullRequestSummary,
   entity: PullRequest,

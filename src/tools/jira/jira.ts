@@ -6,13 +6,18 @@
 import { z } from "../../deps/zod.ts";
 import { Changeset, JiraIssue } from "../../bitbucket/entities/jira.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { PagingArgs, PrArgs, segmentArg } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
+import {
+  CommitOut,
+  commitOut,
+  defineListTool,
+  defineTool,
+  inRepository,
+  PrArgs,
+  READ_ONLY,
+  segmentArg,
+} from "../kit/mod.ts";
 
 /** The fix for a 404 that names no missing entity: these paths exist only with the integration. */
 export const NO_JIRA_HINT =
@@ -38,7 +43,7 @@ const JiraIssueOut = z.object({
 
 export const listPrJiraIssues = defineTool({
   name: "list_pr_jira_issues",
-  toolset: "jira",
+  reach: "repository",
   title: "List a pull request's Jira issues",
   description: "Jira issues linked to a pull request's commits.",
   access: READ_ONLY,
@@ -58,26 +63,25 @@ const IssueCommitOut = CommitOut.extend({
   repository: z.string().describe("PROJECT/slug"),
 });
 
-export const listJiraIssueCommits = defineTool({
+export const listJiraIssueCommits = defineListTool({
   name: "list_jira_issue_commits",
-  toolset: "jira",
+  reach: "server",
+  confine: { item: (c) => inRepository(c.repository), wide: true },
   title: "List a Jira issue's commits",
   description: "Commits that mention a Jira issue, in every repository.",
   access: READ_ONLY,
-  input: z.object({ issue_key: segmentArg() }).extend(PagingArgs.shape),
-  output: pagedOutput("commits", IssueCommitOut),
-  async handler({ issue_key, start, limit }, { bitbucket }) {
-    const page = await collectPages(
-      bitbucket,
-      apiPath`/jira/latest/issues/${issue_key}/commits`,
-      Changeset,
-      { start, limit },
-      // The changes of each commit are not returned: asking for one keeps the answer small.
-      { maxChanges: 1 },
-    ).catch(duringJira(`list the commits of Jira issue ${issue_key}`));
-    return pagedResult("commits", page, (c) => ({
-      ...commitOut(c.toCommit),
-      repository: visibleId(`${c.repository.project.key}/${c.repository.slug}`),
-    }));
-  },
+  input: z.object({ issue_key: segmentArg() }),
+  key: "commits",
+  item: IssueCommitOut,
+  entity: Changeset,
+  map: (c) => ({
+    ...commitOut(c.toCommit),
+    repository: visibleId(`${c.repository.project.key}/${c.repository.slug}`),
+  }),
+  request: ({ issue_key }) => ({
+    path: apiPath`/jira/latest/issues/${issue_key}/commits`,
+    // The changes of each commit are not returned: asking for one keeps the answer small.
+    query: { maxChanges: 1 },
+    rethrow: duringJira(`list the commits of Jira issue ${issue_key}`),
+  }),
 });

@@ -1,8 +1,8 @@
 /**
  * The `jira` toolset: Jira issues linked to pull requests and commits. Its tools, in
- * `tools/list` order; each names this toolset where it is declared.
+ * `tools/list` order; listing a tool here puts it in this toolset.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import { listJiraIssueCommits, listPrJiraIssues } from "./jira.ts";
 
 /** The `jira` toolset. */

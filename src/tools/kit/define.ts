@@ -1,14 +1,25 @@
 /**
- * The author's API for a tool: one value holds its schemas, its access and
- * its handler ({@link defineTool}). Nothing here knows how a call is asked
- * about, confined or recorded: the call policy (`src/policy/`) wraps a tool's
- * {@link Tool.call} when a server registers it.
+ * The author's API for a tool: one value holds its schemas, its access, its
+ * reach and its handler ({@link defineTool}). Nothing here knows how a call is
+ * asked about, confined or recorded: the call policy (`src/policy/`) wraps a
+ * tool's {@link Tool.call} when a server registers it, and tells the call what
+ * lies inside a confinement (`within`), by which a server-wide tool drops what
+ * lies outside.
  */
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "../../deps/mcp.ts";
-import type { z } from "../../deps/zod.ts";
+import { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
 import { type EscapedIds, noticingEscapes, visibleText } from "../../bitbucket/visible_id.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
+import {
+  type Bounding,
+  boundingOf,
+  OUTSIDE_KEY,
+  type Place,
+  type Reach,
+  type Reached,
+  REACHES,
+} from "./reach.ts";
 
 /** What the person is asked: the sentence, and the state of what it acts on, as read now. */
 export interface Confirmation {
@@ -34,6 +45,17 @@ export interface ToolContext {
   exposed?: ReadonlySet<string>;
   /** The client that sent the call declared the MCP Apps extension (it can draw a view). */
   apps?: boolean;
+  /** Under a confinement (`--project`, `--repo`): whether `place` is inside it. */
+  within?: (place: Place) => boolean;
+}
+
+/**
+ * What a handler gets: the call's context and, for a tool whose `confine`
+ * locates its items, `inside`, which drops the values outside the
+ * confinement (counting them for the result) before the handler builds it.
+ */
+export interface HandlerContext<V> extends ToolContext {
+  inside(values: readonly V[]): V[];
 }
 
 /**
@@ -84,12 +106,16 @@ export function unsafeWrite(why: string): Access {
  * - The text block is the same JSON, or for a document (a diff, a file) the
  *   document itself (`document`).
  */
-export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject, V = never> =
+  & ToolBody<I, O, V>
+  & Reached<V>;
+
+/** Everything of a {@link ToolSpec} but its reach. */
+export interface ToolBody<I extends z.ZodObject, O extends z.ZodObject, V> {
   name: string;
-  /** The toolset it belongs to: the name of the folder it is declared in (`--toolsets` selects by it). */
-  toolset: string;
   title: string;
   description: string;
+  /** Always stated, with no default: a write left without one would pass as a read. */
   access: Access;
   input: I;
   output: O;
@@ -100,7 +126,7 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
    * document itself instead of JSON; for a view, the one line the model reads.
    */
   document?: (out: z.infer<O>) => string;
-  handler: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
+  handler: (args: z.infer<I>, ctx: HandlerContext<V>) => Promise<z.infer<O>>;
   /** The tool's listed `_meta` (an MCP Apps tool's link to its page). */
   meta?: Record<string, unknown>;
   /** Result `_meta` besides the untrusted mark, from the output (a view's kind and version). */
@@ -168,8 +194,13 @@ const TOOL = Symbol("bitbucket-mcp tool");
  */
 export interface ToolEntry {
   readonly name: string;
+  /** The toolset whose folder's `mod.ts` lists it (`--toolsets` selects by it). */
   readonly toolset: string;
   readonly access: { readonly level: AccessLevel };
+  /** Where its requests read and write (`reach.ts`). */
+  readonly reach: Reach;
+  /** How a confinement bounds it: present exactly when its reach is the server. */
+  readonly bounding?: Bounding;
   /** What the SDK is given; a manifest entry's schemas load the tool when first used. */
   readonly config: ToolConfig;
   /** The tool, loading it on first use. */
@@ -206,14 +237,37 @@ export function isTool(value: unknown): value is Tool {
   return typeof value === "object" && value !== null && TOOL in value;
 }
 
+/** The toolset each tool is in, as its folder's `mod.ts` placed it ({@link placeInToolset}). */
+const TOOLSETS = new WeakMap<Tool, string>();
+
+/**
+ * Puts `tool` in `toolset`: what its `toolset` reads from then on. A tool is
+ * in one toolset only; placing it in another is refused.
+ */
+export function placeInToolset(tool: Tool, toolset: string): void {
+  const placed = TOOLSETS.get(tool);
+  if (placed !== undefined && placed !== toolset) {
+    throw new Error(
+      `Cannot put ${tool.name} in toolset ${toolset}: toolset ${placed} holds it (hint: a tool is listed by its own folder's mod.ts only)`,
+    );
+  }
+  TOOLSETS.set(tool, toolset);
+}
+
 /**
  * The only way a tool is made. Input and output JSON schemas come from the
  * zod objects; the SDK validates arguments before the handler and the result
  * after it. The annotations derive from `access`, never declared beside it.
  */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
-  spec: ToolSpec<I, O>,
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, V = never>(
+  spec: ToolSpec<I, O, V>,
 ): Tool {
+  const bounding = checkedBounding(spec);
+  const locate = spec.confine && "item" in spec.confine ? spec.confine.item : undefined;
+  // A tool that drops what lies outside a confinement says how many it dropped.
+  const output = locate
+    ? spec.output.extend({ [OUTSIDE_KEY]: z.number().int().optional() })
+    : spec.output;
   const readOnly = spec.access.level === "read-only";
   const annotations: ToolAnnotations = {
     readOnlyHint: readOnly,
@@ -225,7 +279,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     title: spec.title,
     description: spec.description,
     inputSchema: published(spec.input),
-    outputSchema: published(spec.output),
+    outputSchema: published(output),
     annotations,
     ...(spec.meta ? { _meta: spec.meta } : {}),
   };
@@ -235,10 +289,20 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   const tool: Tool = {
     [TOOL]: true,
     name: spec.name,
-    toolset: spec.toolset,
+    get toolset() {
+      const toolset = TOOLSETS.get(tool);
+      if (toolset === undefined) {
+        throw new Error(
+          `Cannot read the toolset of ${spec.name}: no toolset lists it (hint: list it in its folder's mod.ts)`,
+        );
+      }
+      return toolset;
+    },
     title: spec.title,
     description: spec.description,
     access: spec.access,
+    reach: spec.reach,
+    ...(bounding ? { bounding } : {}),
     annotations,
     config,
     hasDocumentText: spec.document !== undefined,
@@ -246,8 +310,25 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     choices: spec.choices,
     load: () => Promise.resolve(tool),
     async call(args, ctx) {
-      const { value: out, escaped } = await noticingEscapes(() => spec.handler(typed(args), ctx))
-        .catch(withVisibleMessage);
+      const { within } = ctx;
+      let dropped = 0;
+      let checked = false;
+      const inside = (values: readonly V[]): V[] => {
+        checked = true;
+        if (!within || !locate) return [...values];
+        const kept = values.filter((value) => within(locate(value)));
+        dropped += values.length - kept.length;
+        return kept;
+      };
+      const { value: handled, escaped } = await noticingEscapes(() =>
+        spec.handler(typed(args), { ...ctx, inside })
+      ).catch(withVisibleMessage);
+      if (within && locate && !checked) {
+        throw new Error(
+          `Cannot call ${spec.name}: its items were not checked against this server's confinement (hint: a defect of the tool: its handler must pass them through ctx.inside)`,
+        );
+      }
+      const out = dropped > 0 ? { ...handled, [OUTSIDE_KEY]: dropped } : handled;
       const text = spec.document ? spec.document(out) : JSON.stringify(out);
       return {
         structuredContent: withoutUndefined(out) as Record<string, unknown>,
@@ -261,7 +342,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
         : Promise.resolve({ message: `${spec.title} (${spec.name})` }),
     convertedSchemas: () => ({
       input: convertSchema(spec.input, "input"),
-      output: convertSchema(spec.output, "output"),
+      output: convertSchema(output, "output"),
     }),
   };
   return tool;
@@ -281,4 +362,30 @@ function withoutUndefined(value: unknown): unknown {
     if (item !== undefined) out[key] = withoutUndefined(item);
   }
   return out;
+}
+
+/**
+ * The plain-data form of `spec`'s confinement, after checking what a cast or
+ * a plain-JavaScript caller could get past the types: a valid reach, a
+ * `confine` exactly when it is the server, and a `query` that is an argument.
+ */
+function checkedBounding<V>(
+  spec: { name: string; input: z.ZodObject } & Reached<V>,
+): Bounding | undefined {
+  const fail = (problem: string) => {
+    throw new Error(`Cannot define tool ${spec.name}: ${problem}`);
+  };
+  if (!REACHES.includes(spec.reach)) {
+    fail(`its reach must be one of ${REACHES.join(", ")}, not ${JSON.stringify(spec.reach)}`);
+  }
+  const bounding = boundingOf(spec.confine);
+  if ((spec.reach === "server") !== (bounding !== undefined)) {
+    fail(`a confine is declared exactly when its reach is "server"`);
+  }
+  if (bounding?.mode === "drop" && bounding.query !== undefined) {
+    if (!(bounding.query in spec.input.shape)) {
+      fail(`its confine names no argument ${bounding.query}`);
+    }
+  }
+  return bounding;
 }

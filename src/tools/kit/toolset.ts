@@ -1,10 +1,10 @@
 /**
  * A toolset: a named group of tools a workflow can ask for with
- * `--toolsets`, declared by its folder's `mod.ts`. Each tool names its
- * toolset where it is declared; {@link defineToolset} refuses a tool that
- * names another, so membership is stated once and checked.
+ * `--toolsets`, declared by its folder's `mod.ts`. A tool does not name its
+ * toolset: {@link defineToolset} puts each tool it lists in it, and refuses
+ * one another toolset holds, so membership is stated once, where the list is.
  */
-import type { Tool } from "./define.ts";
+import { placeInToolset, type Tool } from "./define.ts";
 
 /** A named group of tools a workflow can ask for with `--toolsets`. */
 export interface Toolset {
@@ -14,14 +14,8 @@ export interface Toolset {
   readonly tools: readonly Tool[];
 }
 
-/** The toolset `toolset`, checking that each of its tools names it. */
+/** The toolset `toolset`, each of its tools put in it. */
 export function defineToolset(toolset: Toolset): Toolset {
-  for (const tool of toolset.tools) {
-    if (tool.toolset !== toolset.name) {
-      throw new Error(
-        `Cannot define toolset ${toolset.name}: ${tool.name} is declared in toolset ${tool.toolset}`,
-      );
-    }
-  }
+  for (const tool of toolset.tools) placeInToolset(tool, toolset.name);
   return toolset;
 }

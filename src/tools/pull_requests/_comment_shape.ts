@@ -2,9 +2,15 @@
 import { z } from "../../deps/zod.ts";
 import type { Comment, CommentAnchor } from "../../bitbucket/entities/pull_request_comment.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
-import { CommentBase, commentBaseOut, flattenReplies } from "../kit/shapes/comment.ts";
+import {
+  CommentBase,
+  commentBaseOut,
+  DateOut,
+  flattenReplies,
+  isoDate,
+  UserOut,
+  userOut,
+} from "../kit/mod.ts";
 
 const AnchorOut = z.object({
   path: z.string(),

@@ -9,11 +9,19 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
-import { choiceArg, idArg, PrArgs, textArg } from "../kit/args.ts";
-import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+import {
+  choiceArg,
+  defineTool,
+  idArg,
+  PrArgs,
+  safeWrite,
+  textArg,
+  unsafeWrite,
+  UserOut,
+  userOut,
+} from "../kit/mod.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
 
@@ -35,7 +43,7 @@ async function readComment(
 
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",
   access: safeWrite(
@@ -97,7 +105,7 @@ export const updatePrComment = defineTool({
 
 export const deletePrComment = defineTool({
   name: "delete_pr_comment",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Delete a comment",
   description: "Delete a comment that has no replies.",
   access: unsafeWrite("the comment is gone for everyone and cannot be restored"),
@@ -141,7 +149,7 @@ function excerpt(raw: string): string {
 
 export const applyPrSuggestion = defineTool({
   name: "apply_pr_suggestion",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Apply a suggestion",
   description: "Commit a comment's suggested change to the source branch.",
   access: unsafeWrite(

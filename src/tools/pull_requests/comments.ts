@@ -1,14 +1,24 @@
 /** Reading a pull request's comment threads and tasks, and posting comments. */
 import { z } from "../../deps/zod.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
-import { choiceArg, idArg, lineArg, PagingArgs, pathArg, PrArgs, textArg } from "../kit/args.ts";
-import { defineTool, READ_ONLY, safeWrite } from "../kit/define.ts";
+import {
+  choiceArg,
+  defineListTool,
+  defineTool,
+  idArg,
+  lineArg,
+  pagedResult,
+  pathArg,
+  PrArgs,
+  READ_ONLY,
+  safeWrite,
+  textArg,
+} from "../kit/mod.ts";
 import { prPath } from "../../bitbucket/pull_requests.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
 import { anchorFor, LINE_TYPES } from "./_anchor.ts";
 import { collectKept, listThreads } from "../../bitbucket/threads.ts";
 import { CommentOut, commentOut, TaskOut, taskOut } from "./_comment_shape.ts";
-import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
 
 /** Whether a thread is wanted, by its root comment's state and its resolution. */
 function wanted(state: string | undefined, resolved: boolean | undefined) {
@@ -17,9 +27,9 @@ function wanted(state: string | undefined, resolved: boolean | undefined) {
     (resolved === undefined || (c.threadResolved ?? false) === resolved);
 }
 
-export const listPrComments = defineTool({
+export const listPrComments = defineListTool({
   name: "list_pr_comments",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request comments",
   description: "Comment threads of a pull request or one file, with their replies.",
   access: READ_ONLY,
@@ -27,8 +37,9 @@ export const listPrComments = defineTool({
     path: pathArg("Only this file").optional(),
     state: choiceArg(["OPEN", "RESOLVED"] as const, "Only this state").optional(),
     resolved: z.boolean().optional().describe("Resolved (true) or open"),
-  }).extend(PagingArgs.shape),
-  output: pagedOutput("comments", CommentOut),
+  }),
+  key: "comments",
+  item: CommentOut,
   async handler(args, { bitbucket }) {
     const { project, repo, pr_id, path, state, resolved, limit, start } = args;
     // Below 8.9 no thread is ever resolved: a filter on it would quietly say so of every one.
@@ -65,16 +76,17 @@ export const listPrComments = defineTool({
   },
 });
 
-export const listPrTasks = defineTool({
+export const listPrTasks = defineListTool({
   name: "list_pr_tasks",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request tasks",
   description: "Tasks (blocker comments) of a pull request.",
   access: READ_ONLY,
   input: PrArgs.extend({
     state: choiceArg(["OPEN", "RESOLVED", "ALL"] as const, "Default OPEN").optional(),
-  }).extend(PagingArgs.shape),
-  output: pagedOutput("tasks", TaskOut),
+  }),
+  key: "tasks",
+  item: TaskOut,
   async handler({ project, repo, pr_id, state = "OPEN", limit, start }, { bitbucket }) {
     const only = state === "ALL" ? undefined : state;
     const page = await collectKept(
@@ -91,7 +103,7 @@ export const listPrTasks = defineTool({
 
 export const addPrComment = defineTool({
   name: "add_pr_comment",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Comment on a pull request",
   description:
     "Comment on a pull request, a file, a line or a range, or reply; as a task or draft.",

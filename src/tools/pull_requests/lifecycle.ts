@@ -10,29 +10,32 @@ import { apiPath } from "../../bitbucket/path.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
 import {
   choiceArg,
+  defineTool,
   PrArgs,
+  PullRequestOut,
+  pullRequestOut,
   refArg,
   RepoArgs,
   ReviewersArg,
+  safeWrite,
   textArg,
   TitleArg,
+  unsafeWrite,
   VersionArg,
-} from "../kit/args.ts";
-import { defineTool, safeWrite, unsafeWrite } from "../kit/define.ts";
+} from "../kit/mod.ts";
 import { prPath, readPullRequest, updatePullRequestFields } from "../../bitbucket/pull_requests.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
 import { defaultReviewers } from "./reviewers.ts";
-import { PullRequestOut, pullRequestOut } from "../kit/shapes/pull_request.ts";
 
 const DescriptionArg = textArg("Markdown");
 const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
 export const createPullRequest = defineTool({
   name: "create_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Create a pull request",
   description:
     "Open a pull request; its default reviewers are added unless default_reviewers is false.",
@@ -93,7 +96,7 @@ export const createPullRequest = defineTool({
 
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Update a pull request",
   description:
     "Change a pull request's title, description, reviewers (whole list), target or draft flag.",
@@ -226,7 +229,7 @@ function strategyWords(strategy: string | undefined): string {
 
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Merge a pull request",
   description: "Merge a pull request now; refused with the vetoes when a merge check fails.",
   access: unsafeWrite("merges into the target branch, which Bitbucket cannot undo"),
@@ -261,7 +264,7 @@ export const mergePullRequest = defineTool({
 
 export const declinePullRequest = defineTool({
   name: "decline_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Decline a pull request",
   description: "Decline (close unmerged) a pull request.",
   access: unsafeWrite("closes the pull request for every participant and stops its review"),
@@ -292,7 +295,7 @@ export const declinePullRequest = defineTool({
 
 export const reopenPullRequest = defineTool({
   name: "reopen_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Reopen a pull request",
   description: "Reopen a declined pull request.",
   access: safeWrite("reopens a declined pull request for review; nothing is merged or lost"),
@@ -338,7 +341,7 @@ const AutoMergeOut = z.object({
 
 export const enableAutoMerge = defineTool({
   name: "enable_auto_merge",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Enable auto-merge",
   description: "Merge a pull request as soon as every merge check passes.",
   access: unsafeWrite("merges into the target branch without another look, possibly at once"),
@@ -372,7 +375,7 @@ export const enableAutoMerge = defineTool({
 
 export const disableAutoMerge = defineTool({
   name: "disable_auto_merge",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Disable auto-merge",
   description: "Cancel a pending auto-merge.",
   access: safeWrite(

@@ -1,8 +1,8 @@
 /**
- * The `pull_requests` toolset: the review loop: read, comment, review, merge. Its tools, in `tools/list` order; each
- * names this toolset where it is declared.
+ * The `pull_requests` toolset: the review loop: read, comment, review, merge. Its tools, in `tools/list` order; listing
+ * a tool here puts it in this toolset.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import {
   getPrDiff,
   getPrMergeStatus,

@@ -14,18 +14,33 @@ import { apiPath } from "../../bitbucket/path.ts";
 import { BitbucketError } from "../../bitbucket/errors.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import {
+  ChangeOut,
+  changeOut,
   choiceArg,
+  CommitOut,
+  commitOut,
   ContextLinesArg,
+  defineListTool,
+  defineTool,
+  diffDocument,
+  DiffOut,
+  inRepository,
   maxBytesArg,
-  PagingArgs,
+  MergeStatusOut,
+  mergeStatusOut,
+  pagedResult,
   pathArg,
   PrArgs,
+  PullRequestOut,
+  pullRequestOut,
+  PullRequestSummary,
+  pullRequestSummary,
+  READ_ONLY,
   refArg,
   RepoArgs,
-} from "../kit/args.ts";
+  withHiddenCharacters,
+} from "../kit/mod.ts";
 import { readCappedDiff } from "../../bitbucket/diff/read.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
 import {
   dashboardPullRequests,
   prDiffSource,
@@ -35,23 +50,11 @@ import {
 import { callerName } from "./_caller.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { ActivityOut, activityOut } from "./_activity_shape.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { diffDocument, DiffOut, withHiddenCharacters } from "../kit/shapes/diff.ts";
-import { pagedOutput, pagedResult } from "../kit/shapes/page.ts";
-import {
-  ChangeOut,
-  changeOut,
-  MergeStatusOut,
-  mergeStatusOut,
-  PullRequestOut,
-  pullRequestOut,
-  PullRequestSummary,
-  pullRequestSummary,
-} from "../kit/shapes/pull_request.ts";
 
-export const listPullRequests = defineTool({
+export const listPullRequests = defineListTool({
   name: "list_pull_requests",
-  toolset: "pull_requests",
+  reach: "server",
+  confine: { item: (pr: z.infer<typeof PullRequest>) => inRepository(pr.toRef.repository) },
   title: "List pull requests",
   description: "Pull requests of a repository, or without project and repo yours everywhere.",
   access: READ_ONLY,
@@ -62,9 +65,10 @@ export const listPullRequests = defineTool({
       .optional(),
     source_branch: refArg().optional(),
     target_branch: refArg().optional(),
-  }).extend(PagingArgs.shape),
-  output: pagedOutput("pullRequests", PullRequestSummary),
-  async handler(args, { bitbucket }) {
+  }),
+  key: "pullRequests",
+  item: PullRequestSummary,
+  async handler(args, { bitbucket, inside }) {
     const { project, repo, role, source_branch, target_branch, limit, start } = args;
     const state = args.state ?? "OPEN";
     if ((project === undefined) !== (repo === undefined)) {
@@ -83,7 +87,11 @@ export const listPullRequests = defineTool({
         { state: state === "ALL" ? undefined : state, role },
         { start, limit },
       );
-      return pagedResult("pullRequests", page, pullRequestSummary);
+      return pagedResult(
+        "pullRequests",
+        { ...page, values: inside(page.values) },
+        pullRequestSummary,
+      );
     }
     const query: Query = { state };
     if (role !== undefined) {
@@ -111,14 +119,14 @@ export const listPullRequests = defineTool({
     const into = source_branch !== undefined && target_branch !== undefined
       ? qualifyBranch(target_branch)
       : undefined;
-    const values = page.values.filter((pr) => into === undefined || pr.toRef.id === into);
+    const values = inside(page.values).filter((pr) => into === undefined || pr.toRef.id === into);
     return pagedResult("pullRequests", { ...page, values }, pullRequestSummary);
   },
 });
 
 export const getPullRequest = defineTool({
   name: "get_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Get a pull request",
   description: "One pull request: description, state, version, reviewers, refs.",
   access: READ_ONLY,
@@ -132,7 +140,7 @@ export const getPullRequest = defineTool({
 
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Get a pull request diff",
   description: "Diff of a pull request or one of its files, cut at max_bytes.",
   access: READ_ONLY,
@@ -151,10 +159,11 @@ export const getPrDiff = defineTool({
 
 export const listPrChanges = defineListTool({
   name: "list_pr_changes",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request changes",
   description: "Files a pull request changes.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "changes",
   item: ChangeOut,
   entity: Change,
@@ -164,10 +173,11 @@ export const listPrChanges = defineListTool({
 
 export const listPrCommits = defineListTool({
   name: "list_pr_commits",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "commits",
   item: CommitOut,
   entity: Commit,
@@ -177,7 +187,7 @@ export const listPrCommits = defineListTool({
 
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Get pull request merge status",
   description:
     "Whether a pull request can merge now: conflicts, vetoing merge checks, allowed strategies.",
@@ -217,10 +227,11 @@ function cannotMergeOn409(error: unknown): z.infer<typeof Mergeability> {
 
 export const listPrActivity = defineListTool({
   name: "list_pr_activity",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "List pull request activity",
   description: "A pull request's timeline, newest first.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "activities",
   item: ActivityOut,
   entity: Activity,

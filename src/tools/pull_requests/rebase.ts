@@ -10,9 +10,8 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
+import { defineTool, PrArgs, unsafeWrite, VersionArg } from "../kit/mod.ts";
 import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
-import { PrArgs, VersionArg } from "../kit/args.ts";
-import { defineTool, unsafeWrite } from "../kit/define.ts";
 
 /** The pull request's rebase resource (GET: may it be rebased; POST: rebase it). */
 function rebasePath(project: string, repo: string, id: number): string {
@@ -57,7 +56,7 @@ const RebaseOut = z.object({
 
 export const rebasePullRequest = defineTool({
   name: "rebase_pull_request",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Rebase a pull request",
   description: "Rebase a pull request onto its target branch.",
   access: unsafeWrite(

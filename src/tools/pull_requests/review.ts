@@ -9,13 +9,20 @@ import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { collectPages, MAX_LIMIT, pageOf } from "../../bitbucket/paging.ts";
-import { choiceArg, PagingArgs, PrArgs, textArg } from "../kit/args.ts";
-import { defineTool, unsafeWrite } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
+import {
+  choiceArg,
+  defineListTool,
+  defineTool,
+  PrArgs,
+  READ_ONLY,
+  textArg,
+  unsafeWrite,
+  UserOut,
+  userOut,
+} from "../kit/mod.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { callerName } from "./_caller.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
 import { quoted } from "../../bitbucket/untrusted_text.ts";
 
 const REVIEW_STATUS = {
@@ -108,7 +115,7 @@ const REVIEW_WORDS = {
 
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Review a pull request",
   description:
     "Approve, unapprove or ask for changes; publishes your pending comments and a summary.",
@@ -184,10 +191,11 @@ export const submitPrReview = defineTool({
 
 export const getPrReview = defineListTool({
   name: "get_pr_review",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Get your pending review",
   description: "Your unpublished (pending) comments on a pull request.",
-  input: PrArgs.extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: PrArgs,
   key: "comments",
   item: CommentOut,
   entity: Comment,
@@ -197,7 +205,7 @@ export const getPrReview = defineListTool({
 
 export const discardPrReview = defineTool({
   name: "discard_pr_review",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Discard your pending review",
   description: "Delete your unpublished (pending) comments on a pull request.",
   access: unsafeWrite("your draft comments are deleted and cannot be recovered"),

@@ -10,10 +10,8 @@ import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { refArg, RepoArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
+import { defineTool, READ_ONLY, refArg, RepoArgs, UserOut, userOut } from "../kit/mod.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
-import { UserOut, userOut } from "../kit/shapes/user.ts";
 
 /**
  * What the reviewers resource answers: the users themselves (as servers send
@@ -56,7 +54,7 @@ export async function defaultReviewers(
 
 export const getDefaultReviewers = defineTool({
   name: "get_default_reviewers",
-  toolset: "pull_requests",
+  reach: "repository",
   title: "Get default reviewers",
   description: "Default reviewers of a pull request from from_ref into to_ref.",
   access: READ_ONLY,

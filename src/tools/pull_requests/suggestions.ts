@@ -5,10 +5,8 @@
 import { z } from "../../deps/zod.ts";
 import { PullRequestSuggestion } from "../../bitbucket/entities/pull_request_suggestion.ts";
 import { pageOf } from "../../bitbucket/paging.ts";
+import { DateOut, defineTool, inRepository, isoDate, PagingArgs, READ_ONLY } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { PagingArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
 
 /** One suggestion: the pushed ref, its repository and when it changed. */
 const SuggestionOut = z.object({
@@ -35,7 +33,8 @@ function suggestionOut(s: Suggestion): z.infer<typeof SuggestionOut> {
 
 export const listPullRequestSuggestions = defineTool({
   name: "list_pull_request_suggestions",
-  toolset: "pull_requests",
+  reach: "server",
+  confine: { item: (s: Suggestion) => inRepository(s.repository), wide: true },
   title: "List pull request suggestions",
   description: "Branches you pushed lately that have no pull request yet, newest first.",
   access: READ_ONLY,
@@ -46,13 +45,13 @@ export const listPullRequestSuggestions = defineTool({
     limit: PagingArgs.shape.limit,
   }),
   output: z.object({ suggestions: z.array(SuggestionOut) }),
-  async handler({ changes_since, limit }, { bitbucket }) {
+  async handler({ changes_since, limit }, { bitbucket, inside }) {
     // A page in shape, but the resource takes no start: `limit` is all it pages by.
     const { body } = await bitbucket.request({
       path: "/api/latest/dashboard/pull-request-suggestions",
       schema: pageOf(PullRequestSuggestion),
       query: { changesSince: changes_since, limit },
     });
-    return { suggestions: body.values.slice(0, limit).map(suggestionOut) };
+    return { suggestions: inside(body.values.slice(0, limit)).map(suggestionOut) };
   },
 });

@@ -4,12 +4,17 @@ import { RefRestriction } from "../../bitbucket/entities/restriction.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { collectPages, MAX_LIMIT } from "../../bitbucket/paging.ts";
-import { refArg, RepoArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
+import {
+  defineTool,
+  pagedOutput,
+  READ_ONLY,
+  refArg,
+  RefMatcherOut,
+  refMatcherOut,
+  RepoArgs,
+} from "../kit/mod.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { refPatternMatches } from "./_ref_pattern.ts";
-import { RefMatcherOut, refMatcherOut } from "../kit/shapes/build.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
 
 /** What a 401 or 403 means here: Bitbucket shows branch permissions to repository admins only. */
@@ -52,7 +57,7 @@ function mayApply(matcher: z.infer<typeof RefRestriction>["matcher"], ref: strin
 
 export const listBranchRestrictions = defineTool({
   name: "list_branch_restrictions",
-  toolset: "refs",
+  reach: "repository",
   title: "List branch permissions",
   description: "Branch permissions, the project's too: type, refs, exempt users and groups.",
   access: READ_ONLY,

@@ -6,26 +6,34 @@ import { Branch, Tag } from "../../bitbucket/entities/ref.ts";
 import { apiPath, segments } from "../../bitbucket/path.ts";
 import { pageOf } from "../../bitbucket/paging.ts";
 import {
+  BranchOut,
+  branchOut,
   CommitIdArg,
+  defineListTool,
+  defineTool,
   NameFilterArg,
-  PagingArgs,
+  READ_ONLY,
   refArg,
   refPathArg,
+  RefTipOut,
+  refTipOut,
   RepoArgs,
+  safeWrite,
+  TagOut,
+  tagOut,
   textArg,
-} from "../kit/args.ts";
-import { defineTool, READ_ONLY, safeWrite, unsafeWrite } from "../kit/define.ts";
+  unsafeWrite,
+} from "../kit/mod.ts";
 import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { BranchOut, branchOut, RefTipOut, refTipOut, TagOut, tagOut } from "../kit/shapes/ref.ts";
 import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",
-  toolset: "refs",
+  reach: "repository",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",
-  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }),
   key: "branches",
   item: BranchOut,
   entity: Branch,
@@ -38,10 +46,11 @@ export const listBranches = defineListTool({
 
 export const listTags = defineListTool({
   name: "list_tags",
-  toolset: "refs",
+  reach: "repository",
   title: "List tags",
   description: "Tags with the commits they point at.",
-  input: RepoArgs.extend({ filter: NameFilterArg }).extend(PagingArgs.shape),
+  access: READ_ONLY,
+  input: RepoArgs.extend({ filter: NameFilterArg }),
   key: "tags",
   item: TagOut,
   entity: Tag,
@@ -76,7 +85,7 @@ async function findExact(
 
 export const resolveRef = defineTool({
   name: "resolve_ref",
-  toolset: "refs",
+  reach: "repository",
   title: "Resolve a ref",
   description:
     "A branch or tag name (or refs/heads/..., refs/tags/...) as its ref and commit; a branch wins over a tag.",
@@ -104,7 +113,7 @@ export const resolveRef = defineTool({
 
 export const createTag = defineTool({
   name: "create_tag",
-  toolset: "refs",
+  reach: "repository",
   title: "Create a tag",
   description: "Tag a branch, tag or commit; annotated when given a message.",
   access: safeWrite(
@@ -129,7 +138,7 @@ export const createTag = defineTool({
 
 export const createBranch = defineTool({
   name: "create_branch",
-  toolset: "refs",
+  reach: "repository",
   title: "Create a branch",
   description: "Create a branch from a branch, tag or commit.",
   access: safeWrite(
@@ -156,7 +165,7 @@ export const createBranch = defineTool({
 
 export const deleteBranch = defineTool({
   name: "delete_branch",
-  toolset: "refs",
+  reach: "repository",
   title: "Delete a branch",
   description: "Delete a branch; with end_point, only if it points there.",
   access: unsafeWrite("a deleted branch cannot be restored from Bitbucket"),
@@ -199,7 +208,7 @@ export const deleteBranch = defineTool({
 
 export const deleteTag = defineTool({
   name: "delete_tag",
-  toolset: "refs",
+  reach: "repository",
   title: "Delete a tag",
   description: "Delete a tag.",
   access: unsafeWrite("a deleted tag cannot be restored from Bitbucket"),

@@ -1,8 +1,8 @@
 /**
- * The `repositories` toolset: find repositories, projects and users. Its tools, in `tools/list` order; each
- * names this toolset where it is declared.
+ * The `repositories` toolset: find repositories, projects and users. Its tools, in `tools/list` order; listing
+ * a tool here puts it in this toolset.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import { getRepository, searchRepositories } from "./repositories.ts";
 import { listProjects } from "./projects.ts";
 import { findUsers } from "./users.ts";

@@ -4,22 +4,27 @@ import { apiPath } from "../../bitbucket/path.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
-import { nameArg, PagingArgs, RepoArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
 import {
+  defineListTool,
+  defineTool,
+  inRepository,
+  nameArg,
+  READ_ONLY,
+  RepoArgs,
   RepositoryOut,
   repositoryOut,
   RepositorySummaryOut,
   repositorySummaryOut,
-} from "../kit/shapes/repository.ts";
+} from "../kit/mod.ts";
 
 export const searchRepositories = defineListTool({
   name: "search_repositories",
-  toolset: "repositories",
+  reach: "server",
+  confine: { item: inRepository, wide: true },
   title: "Search repositories",
   description: "Repositories by part of their name and/or by project.",
-  input: PagingArgs.extend({
+  access: READ_ONLY,
+  input: z.object({
     name: nameArg("Part of the name").optional(),
     project: nameArg().optional(),
   }),
@@ -35,7 +40,7 @@ export const searchRepositories = defineListTool({
 
 export const getRepository = defineTool({
   name: "get_repository",
-  toolset: "repositories",
+  reach: "repository",
   title: "Get a repository",
   description: "A repository: default branch, description, flags, clone URLs, fork origin.",
   access: READ_ONLY,

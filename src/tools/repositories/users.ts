@@ -2,9 +2,8 @@
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { defineListTool, nameArg, READ_ONLY } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { nameArg, PagingArgs } from "../kit/args.ts";
-import { defineListTool } from "../kit/list_tool.ts";
 
 /** A user as find_users returns one: the names a reviewer list or a mention takes. */
 const FoundUserOut = z.object({
@@ -16,12 +15,12 @@ const FoundUserOut = z.object({
 
 export const findUsers = defineListTool({
   name: "find_users",
-  toolset: "repositories",
+  reach: "server",
+  confine: { unplaced: "users live in no project" },
   title: "Find users",
   description: "Users by part of their username, name or email.",
-  input: z.object({ filter: nameArg() }).extend(
-    PagingArgs.shape,
-  ),
+  access: READ_ONLY,
+  input: z.object({ filter: nameArg() }),
   key: "users",
   item: FoundUserOut,
   entity: ApplicationUser,

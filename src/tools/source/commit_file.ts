@@ -5,11 +5,20 @@ import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
 import { multipartBody } from "../../bitbucket/multipart.ts";
 import { apiPath, segments } from "../../bitbucket/path.ts";
-import { CommitIdArg, filePathArg, refArg, RepoArgs, textArg } from "../kit/args.ts";
+import {
+  CommitIdArg,
+  CommitOut,
+  commitOut,
+  type Confirmation,
+  defineTool,
+  filePathArg,
+  refArg,
+  RepoArgs,
+  safeWrite,
+  textArg,
+} from "../kit/mod.ts";
 import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { type Confirmation, defineTool, safeWrite } from "../kit/define.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
 import { quotedId } from "../../bitbucket/visible_id.ts";
 
 /** The largest file commit_file writes: its content in UTF-8 bytes. */
@@ -63,7 +72,7 @@ function commitAction(project: string, repo: string, path: string, branch: strin
 
 export const commitFile = defineTool({
   name: "commit_file",
-  toolset: "source",
+  reach: "repository",
   title: "Commit a file",
   description:
     "Commit a text file to branch (new from source_branch); an update needs get_file_content's commitId as source_commit_id.",

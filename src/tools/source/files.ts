@@ -4,27 +4,30 @@ import { ListedFile } from "../../bitbucket/entities/source.ts";
 import { filesListing, readFileText } from "../../bitbucket/files.ts";
 import {
   AtArg,
+  defineListTool,
+  defineTool,
+  fileDocument,
+  FileOut,
   filePathArg,
   lineArg,
   MAX_DOCUMENT_BYTES,
   maxBytesArg,
-  PagingArgs,
+  READ_ONLY,
   RepoArgs,
-} from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { fileDocument, FileOut, withHiddenCharacters } from "../kit/shapes/file.ts";
+  withHiddenFileCharacters,
+} from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
 
 export const listFiles = defineListTool({
   name: "list_files",
-  toolset: "source",
+  reach: "repository",
   title: "List files",
   description: "Files under a directory (default: all), recursively.",
+  access: READ_ONLY,
   input: RepoArgs.extend({
     path: filePathArg("Directory").optional(),
     at: AtArg,
-  }).extend(PagingArgs.shape),
+  }),
   key: "files",
   item: z.string().describe("Path from the repository root"),
   entity: ListedFile,
@@ -38,7 +41,7 @@ const MAX_WINDOW_LINES = 10_000;
 
 export const getFileContent = defineTool({
   name: "get_file_content",
-  toolset: "source",
+  reach: "repository",
   title: "Get file content",
   description:
     "A text file, whole or numbered lines from start_line, cut at max_bytes; with the commit read.",
@@ -55,7 +58,7 @@ export const getFileContent = defineTool({
   async handler(args, { bitbucket }) {
     // A window is looked for within the most bytes a caller may ask for.
     return {
-      file: withHiddenCharacters(
+      file: withHiddenFileCharacters(
         await readFileText(bitbucket, { ...args, windowScanBytes: MAX_DOCUMENT_BYTES }),
       ),
     };

@@ -3,13 +3,21 @@ import { z } from "../../deps/zod.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { BlamePage, LastModified } from "../../bitbucket/entities/source.ts";
 import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { AtArg, filePathArg, lineArg, PagingArgs, RepoArgs } from "../kit/args.ts";
+import {
+  AtArg,
+  CommitOut,
+  commitOut,
+  DateOut,
+  defineListTool,
+  defineTool,
+  filePathArg,
+  isoDate,
+  lineArg,
+  READ_ONLY,
+  RepoArgs,
+} from "../kit/mod.ts";
 import { commitAt } from "../../bitbucket/commits.ts";
 import { refText, underRepo } from "../../bitbucket/files.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { defineListTool } from "../kit/list_tool.ts";
-import { CommitOut, commitOut } from "../kit/shapes/commit.ts";
-import { DateOut, isoDate } from "../kit/shapes/date.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
 
@@ -32,7 +40,7 @@ const BlameOut = z.object({
 
 export const getFileBlame = defineTool({
   name: "get_file_blame",
-  toolset: "source",
+  reach: "repository",
   title: "Blame a file",
   description:
     `Who last changed each line: line ranges with commit and author (${MAX_BLAME_LINES} lines at most).`,
@@ -86,13 +94,14 @@ export const getFileBlame = defineTool({
 
 export const getFileHistory = defineListTool({
   name: "get_file_history",
-  toolset: "source",
+  reach: "repository",
   title: "File history",
   description: "Commits that changed a file, newest first, following renames.",
+  access: READ_ONLY,
   input: RepoArgs.extend({
     path: filePathArg(),
     at: AtArg,
-  }).extend(PagingArgs.shape),
+  }),
   key: "commits",
   item: CommitOut,
   entity: Commit,
@@ -106,7 +115,7 @@ export const getFileHistory = defineListTool({
 
 export const listLastModified = defineTool({
   name: "list_last_modified",
-  toolset: "source",
+  reach: "repository",
   title: "Last commit per file",
   description: "Files of a directory (default: root), each with the last commit changing it.",
   access: READ_ONLY,

@@ -1,8 +1,8 @@
 /**
- * The `source` toolset: files at any ref: read, search, blame, history, commit. Its tools, in `tools/list` order; each
- * names this toolset where it is declared.
+ * The `source` toolset: files at any ref: read, search, blame, history, commit. Its tools, in `tools/list` order; listing
+ * a tool here puts it in this toolset.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import { getFileContent, listFiles } from "./files.ts";
 import { searchCode } from "./search_code.ts";
 import { getFileBlame, getFileHistory, listLastModified } from "./history.ts";

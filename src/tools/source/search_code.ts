@@ -1,12 +1,18 @@
 /** Code search through Bitbucket's search server, its hits as plain text. */
 import { z } from "../../deps/zod.ts";
-import { SearchAnswer } from "../../bitbucket/entities/search.ts";
+import { type CodeHit, SearchAnswer } from "../../bitbucket/entities/search.ts";
 import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
 import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { MAX_SEGMENT, nameArg, PagingArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY } from "../kit/define.ts";
-import { pagedOutput } from "../kit/shapes/page.ts";
+import {
+  defineTool,
+  inRepository,
+  MAX_SEGMENT,
+  nameArg,
+  pagedOutput,
+  PagingArgs,
+  READ_ONLY,
+} from "../kit/mod.ts";
 
 /** The most files one search returns: Bitbucket's search pages are small. */
 export const MAX_SEARCH_RESULTS = 100;
@@ -60,7 +66,8 @@ export function plainHitText(text: string): string {
 
 export const searchCode = defineTool({
   name: "search_code",
-  toolset: "source",
+  reach: "server",
+  confine: { item: (hit: z.infer<typeof CodeHit>) => inRepository(hit.repository), query: "query" },
   title: "Search code",
   description: "Search code on default branches (Bitbucket syntax): files and matching lines.",
   access: READ_ONLY,
@@ -77,7 +84,7 @@ export const searchCode = defineTool({
   output: pagedOutput("results", ResultOut).extend({
     count: z.number().int().optional().describe("Files matching in all"),
   }),
-  async handler({ query, project, repo, limit, start = 0 }, { bitbucket }) {
+  async handler({ query, project, repo, limit, start = 0 }, { bitbucket, inside }) {
     // A project or repository filter is part of the query, in Bitbucket's search syntax.
     const scope = [project && `project:${project}`, repo && `repo:${repo}`].filter(Boolean);
     const action = `search code for ${JSON.stringify(query)}${
@@ -105,8 +112,9 @@ export const searchCode = defineTool({
       );
     }
     const next = code.nextStart ?? undefined;
+    const hits = inside(code.values);
     return {
-      results: code.values.map((hit) => ({
+      results: hits.map((hit) => ({
         repository: visibleId(`${hit.repository.project.key}/${hit.repository.slug}`),
         path: visibleId(hit.file),
         hitCount: hit.hitCount,
@@ -115,7 +123,8 @@ export const searchCode = defineTool({
           .slice(0, MAX_LINES_PER_FILE)
           .map((l) => ({ line: l.line, text: cleanCodeLine(plainHitText(l.text)) })),
       })),
-      count: code.count,
+      // A total counted over what was dropped would tell of it: it goes too.
+      count: hits.length === code.values.length ? code.count : undefined,
       isLastPage: code.isLastPage || next === undefined,
       nextPageStart: code.isLastPage ? undefined : next,
     };

@@ -11,10 +11,8 @@ import { splitDiff } from "../../bitbucket/diff/unified.ts";
 import { prDiffSource, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../../bitbucket/threads.ts";
 import { cleanCodeLine, cleanText } from "../../bitbucket/untrusted_text.ts";
+import { isoDate, userOut, VIEW_VERSION } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { isoDate } from "../kit/shapes/date.ts";
-import { userOut } from "../kit/shapes/user.ts";
-import { VIEW_VERSION } from "../kit/apps.ts";
 import type { DiffView } from "./_view_shape.ts";
 import type { Target } from "./_pull_request_view.ts";
 

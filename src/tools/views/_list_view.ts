@@ -9,8 +9,7 @@ import { BuildStats } from "../../bitbucket/entities/build.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath } from "../../bitbucket/path.ts";
-import { pullRequestSummary } from "../kit/shapes/pull_request.ts";
-import { VIEW_VERSION } from "../kit/apps.ts";
+import { pullRequestSummary, VIEW_VERSION } from "../kit/mod.ts";
 import type { PullRequestsView } from "./_view_shape.ts";
 
 /** How many pull requests a list view shows. */

@@ -12,9 +12,8 @@ import { collectPages } from "../../bitbucket/paging.ts";
 import { apiPath } from "../../bitbucket/path.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { pullRequestOut, VIEW_VERSION } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/visible_id.ts";
-import { pullRequestOut } from "../kit/shapes/pull_request.ts";
-import { VIEW_VERSION } from "../kit/apps.ts";
 import type { PullRequestView } from "./_view_shape.ts";
 
 /** The most builds and open tasks a view reads. */

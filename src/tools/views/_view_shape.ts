@@ -5,10 +5,7 @@
  * cleaned like every tool's, dates are ISO 8601 UTC.
  */
 import { z } from "../../deps/zod.ts";
-import { VIEW_VERSION } from "../kit/apps.ts";
-import { DateOut } from "../kit/shapes/date.ts";
-import { PullRequestOut, PullRequestSummary } from "../kit/shapes/pull_request.ts";
-import { UserOut } from "../kit/shapes/user.ts";
+import { DateOut, PullRequestOut, PullRequestSummary, UserOut, VIEW_VERSION } from "../kit/mod.ts";
 
 /** The kinds of view, in the order `show` offers them. */
 export const KINDS = ["pull_request", "diff", "pull_requests"] as const;

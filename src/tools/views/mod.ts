@@ -2,7 +2,7 @@
  * The `views` toolset: MCP Apps views of what the data tools found, drawn by
  * one page beside the chat. Listed only to clients that declare the extension.
  */
-import { defineToolset, type Toolset } from "../kit/toolset.ts";
+import { defineToolset, type Toolset } from "../kit/mod.ts";
 import { refreshView, show } from "./show.ts";
 
 /** The `views` toolset. */

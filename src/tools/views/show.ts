@@ -6,9 +6,15 @@
  * fetching nothing; the data code loads on the first view.
  */
 import { z } from "../../deps/zod.ts";
-import { idArg, RepoArgs } from "../kit/args.ts";
-import { defineTool, READ_ONLY, type ToolContext } from "../kit/define.ts";
-import { VIEW_META, viewToolMeta } from "../kit/apps.ts";
+import {
+  defineTool,
+  idArg,
+  READ_ONLY,
+  RepoArgs,
+  type ToolContext,
+  VIEW_META,
+  viewToolMeta,
+} from "../kit/mod.ts";
 import { KINDS, type View, ViewOut } from "./_view_shape.ts";
 
 /** Which data tools each kind reads through: a kind is offered only while they are exposed. */
@@ -57,7 +63,7 @@ async function draw(args: z.infer<typeof ShowArgs>, ctx: ToolContext) {
 }
 
 const common = {
-  toolset: "views",
+  reach: "repository" as const,
   access: READ_ONLY,
   input: ShowArgs,
   output: ShowOut,
