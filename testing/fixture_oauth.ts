@@ -48,6 +48,10 @@ export interface FakeOAuthBitbucket {
   tokenRequests: TokenRecord[];
   /** Every access token issued, by value. */
   tokens: Map<string, IssuedToken>;
+  /** The refresh tokens still good (a used one is gone: Bitbucket rotates them), by value. */
+  refreshTokens: Map<string, { user: string; scopes: string[] }>;
+  /** Every refresh token ever issued, in order. */
+  refreshIssued: string[];
   /** REST requests refused, with why. */
   refused: { path: string; why: string }[];
   /** Issues an access token as if `user` had signed in granting `scopes`. */
@@ -100,6 +104,7 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
   const refused: { path: string; why: string }[] = [];
   const codes = new Map<string, { challenge: string; redirect: string; scopes: string[] }>();
   const refreshTokens = new Map<string, { user: string; scopes: string[] }>();
+  const refreshIssued: string[] = [];
 
   const issue = (user: string, scopes: string[], seconds = lifetime) => {
     const token = randomToken("oauth-");
@@ -109,6 +114,7 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
   const grant = (user: string, scopes: string[]) => {
     const refresh = randomToken("refresh-");
     refreshTokens.set(refresh, { user, scopes });
+    refreshIssued.push(refresh);
     return Response.json({
       access_token: issue(user, scopes),
       refresh_token: refresh,
@@ -226,6 +232,8 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
     authorizations,
     tokenRequests,
     tokens,
+    refreshTokens,
+    refreshIssued,
     refused,
     issue,
     async close() {

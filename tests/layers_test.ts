@@ -155,10 +155,11 @@ function placeOf(path: string): Place | undefined {
     return { room: "toolset", label: `toolset ${toolset[1]}`, folder: `src/tools/${toolset[1]}/` };
   }
   if (/^src\/tools\/[^/]+\.ts$/.test(path)) return { room: "catalogue", label: "catalogue" };
-  const src = /^src\/(deps|bitbucket|policy|resources|prompts|completions|metrics|auth|server|cli)\//
-    .exec(
-      path,
-    );
+  const src =
+    /^src\/(deps|bitbucket|policy|resources|prompts|completions|metrics|auth|server|cli)\//
+      .exec(
+        path,
+      );
   if (src) return { room: src[1] as Room, label: src[1]! };
   const outside = /^(scripts|testing|demo|bench|tests)\//.exec(path);
   if (outside) return { room: outside[1] as Room, label: outside[1]! };

@@ -39,7 +39,7 @@ export class FileSessionStore implements SessionStore {
   constructor(dir: string, os: typeof Deno.build.os = Deno.build.os) {
     this.#dir = dir;
     this.#os = os;
-    this.where = `the file ${inDir(dir, "<host>.json", os)} (readable by you only)`;
+    this.where = `a file in ${dir} readable by you only`;
   }
 
   /** The directory the files are in. */

@@ -57,7 +57,8 @@ export async function chooseStore(inputs: StoreInputs, url: string): Promise<Cho
     Deno.permissions.querySync({ name: "run", command: tool.program }).state !== "granted" &&
     inputs.run === undefined
   ) {
-    why = `not permitted to run ${tool.program}`;
+    // Deno also refuses an --allow-run entry it cannot find on PATH: either way, no keyring.
+    why = `${tool.program} is not installed, or not permitted (--allow-run=${tool.program})`;
   } else {
     const keyring = new KeyringSessionStore(tool, inputs.run ?? runTool);
     try {
@@ -81,20 +82,14 @@ export async function chooseStore(inputs: StoreInputs, url: string): Promise<Cho
   const readable = Deno.permissions.querySync({ name: "read", path: dir }).state === "granted";
   const writable = Deno.permissions.querySync({ name: "write", path: dir }).state === "granted";
   if (!readable || !writable) {
-    const keyringWay = tool && why.startsWith("not permitted")
-      ? `--allow-run=${tool.program} (${tool.name}) or with `
-      : "";
+    const keyringWay = tool ? `--allow-run=${tool.program} (${tool.name}) or with ` : "";
     throw new StartupError(
       `cannot keep the sign-in (${why}): run with ${keyringWay}--allow-read=${dir} --allow-write=${dir} (a file only you can read)`,
     );
   }
   const store = new FileSessionStore(dir, os);
   inputs.warn(
-    `no keyring (${why}): the sign-in is kept in ${dir}, in a file readable by you only (0600)${
-      tool && why.startsWith("not permitted")
-        ? `; add --allow-run=${tool.program} to keep it in ${tool.name}`
-        : ""
-    }`,
+    `no keyring (${why}): the sign-in is kept in ${dir}, in a file readable by you only (0600)`,
   );
   return { store, session: await store.load(url) };
 }

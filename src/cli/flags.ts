@@ -111,8 +111,8 @@ Usage:
   bitbucket-mcp tools [--json]    list the tools and whether the flags expose them
   bitbucket-mcp check [flags]     check the set-up (URL, permission, network, Bitbucket,
                                   token or session, tools), one line per check
-  bitbucket-mcp login [flags]     sign in with your Bitbucket account in the browser (OAuth
-                                  2.0, PKCE) and keep the session in the keyring
+  bitbucket-mcp login [flags]     sign in with your Bitbucket account in the browser
+                                  (OAuth 2.0, PKCE) and keep the session in the keyring
   bitbucket-mcp logout [flags]    forget the signed-in session
 
 Flags:

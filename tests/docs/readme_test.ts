@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { USAGE } from "../../src/cli/flags.ts";
-import { ENV_VARS } from "../../src/config.ts";
+import { ENV_VARS, LOCAL_ENV_VARS } from "../../src/config.ts";
 import { docsPages, fences, readRepoFile, section, tableRows } from "./markdown.ts";
 
 const README = readRepoFile("README.md");
@@ -34,7 +34,10 @@ Deno.test("docs/configuration.md's Flags table has a row for each flag --help li
 });
 
 Deno.test("docs/configuration.md's Environment table has a row for each variable the server reads, and no other", () => {
-  assert.deepEqual(firstCellNames(CONFIGURATION, "Environment", /^\S+/), new Set(ENV_VARS));
+  assert.deepEqual(
+    firstCellNames(CONFIGURATION, "Environment", /^\S+/),
+    new Set([...ENV_VARS, ...LOCAL_ENV_VARS]),
+  );
 });
 
 Deno.test("docs/configuration.md documents every flag --help mentions, its own or deno's", () => {
@@ -110,7 +113,7 @@ function denoRunFlags(): Set<string> {
 }
 
 const OUR_FLAGS = new Set(USAGE.match(/--[a-z][a-z-]*/g));
-const OUR_VARIABLES: Set<string> = new Set(ENV_VARS);
+const OUR_VARIABLES: Set<string> = new Set([...ENV_VARS, ...LOCAL_ENV_VARS]);
 
 /** An MCP client's server entry, as the README's snippets write one. */
 interface ServerEntry {
