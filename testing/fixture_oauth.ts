@@ -12,6 +12,7 @@
 import { type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 import type { FixtureBitbucket } from "./fixture_bitbucket.ts";
 import { WHO_AM_I_PATH } from "../src/bitbucket/token_user.ts";
+import { APPLICATION_PROPERTIES_PATH } from "../src/bitbucket/server_version.ts";
 
 /** The read the server verifies a token with, answered as for a user with no recent repositories. */
 export const WHO_AM_I_ROUTE: Route = {
@@ -194,6 +195,10 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
       refused.push({ path, why });
       return Response.json({ errors: [{ message: why }] }, { status: 401 });
     };
+    if (path === APPLICATION_PROPERTIES_PATH && request.method === "GET") {
+      // Bitbucket answers its version to anyone, as `check` asks it.
+      return await fetch(new URL(url.pathname, upstream.url));
+    }
     const bearer = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
     const held = bearer === undefined ? undefined : tokens.get(bearer);
     if (!held) return refuse("Authentication failed. Please check your credentials and try again.");

@@ -43,6 +43,8 @@ export interface PendingSignIn {
   session: Promise<Session>;
   /** Stops waiting (the listener closes); `session` rejects. */
   cancel(): Promise<void>;
+  /** Resolves once the listener has closed, its last page sent (a process may exit then). */
+  closed(): Promise<void>;
 }
 
 /**
@@ -56,11 +58,14 @@ export async function startSignIn(options: SignInOptions): Promise<PendingSignIn
   const session = new Promise<Session>((resolve, reject) => settle = { resolve, reject });
   session.catch(() => {}); // a caller may never wait for it
   let finished = false;
+  let closing: Promise<void> | undefined;
+  // Graceful: the page of the request being answered is still sent.
+  const close = () => closing ??= loopback.close().catch(() => {});
   const finish = (outcome: Session | Error) => {
     if (finished) return;
     finished = true;
     clearTimeout(timer);
-    queueMicrotask(() => void loopback.close().catch(() => {}));
+    queueMicrotask(() => void close());
     if (outcome instanceof Error) settle.reject(outcome);
     else settle.resolve(outcome);
   };
@@ -131,8 +136,9 @@ export async function startSignIn(options: SignInOptions): Promise<PendingSignIn
     session,
     async cancel() {
       finish(new SignInError("the sign-in was cancelled", "cancelled"));
-      await loopback.close().catch(() => {});
+      await close();
     },
+    closed: () => close(),
   };
 }
 

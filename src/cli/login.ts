@@ -87,6 +87,8 @@ export async function login(
     if (!(error instanceof SignInError)) throw error;
     writeErr(`bitbucket-mcp: not signed in: ${error.message}`);
     return 1;
+  } finally {
+    await pending.closed(); // the browser gets its page before the process ends
   }
   await store.save(session);
   writeOut(
