@@ -75,7 +75,11 @@ export function listenForRedirect(options: LoopbackOptions): Loopback {
       }
       handled = true;
       const outcome = await options.onCode(code);
-      return page(outcome.ok ? 200 : 502, outcome.ok ? "Signed in" : "Not signed in", outcome.message);
+      return page(
+        outcome.ok ? 200 : 502,
+        outcome.ok ? "Signed in" : "Not signed in",
+        outcome.message,
+      );
     },
   );
   const { port } = server.addr as Deno.NetAddr;

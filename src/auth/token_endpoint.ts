@@ -54,12 +54,18 @@ export async function exchangeCode(
   options: TokenEndpointOptions,
   grant: { code: string; verifier: string; redirectUri: string; scopes: string[] },
 ): Promise<Granted> {
-  return await tokenRequest(options, "the sign-in's code", {
-    grant_type: "authorization_code",
-    code: grant.code,
-    code_verifier: grant.verifier,
-    redirect_uri: grant.redirectUri,
-  }, grant.scopes, [grant.code, grant.verifier]);
+  return await tokenRequest(
+    options,
+    "the sign-in's code",
+    {
+      grant_type: "authorization_code",
+      code: grant.code,
+      code_verifier: grant.verifier,
+      redirect_uri: grant.redirectUri,
+    },
+    grant.scopes,
+    [grant.code, grant.verifier],
+  );
 }
 
 /**
@@ -73,12 +79,18 @@ export async function refreshSession(
   if (!session.refreshToken) {
     throw new SignInError("the session has no refresh token: sign in again", "invalid_grant");
   }
-  const granted = await tokenRequest(options, "the refresh token", {
-    grant_type: "refresh_token",
-    refresh_token: session.refreshToken,
-    // Bitbucket's provider checks the redirect URL on a refresh too.
-    redirect_uri: session.redirectUri,
-  }, session.scopes, [session.refreshToken, session.accessToken]);
+  const granted = await tokenRequest(
+    options,
+    "the refresh token",
+    {
+      grant_type: "refresh_token",
+      refresh_token: session.refreshToken,
+      // Bitbucket's provider checks the redirect URL on a refresh too.
+      redirect_uri: session.redirectUri,
+    },
+    session.scopes,
+    [session.refreshToken, session.accessToken],
+  );
   return { ...session, ...granted, refreshToken: granted.refreshToken ?? session.refreshToken };
 }
 
@@ -125,9 +137,7 @@ async function tokenRequest(
   if (!response.ok || typeof body.access_token !== "string" || body.access_token === "") {
     const code = typeof body.error === "string" ? body.error : undefined;
     const said = typeof body.error_description === "string" ? ` (${body.error_description})` : "";
-    const detail = code
-      ? `${code}${said}`
-      : `HTTP ${response.status} without an OAuth answer`;
+    const detail = code ? `${code}${said}` : `HTTP ${response.status} without an OAuth answer`;
     throw new SignInError(
       `Bitbucket's token endpoint refused ${what}: ${hide(detail).slice(0, 300)}`,
       code,

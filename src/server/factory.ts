@@ -17,7 +17,7 @@ import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 import { degradingByRevision } from "./revision_degrade.ts";
 import { negotiatingApps } from "./apps_negotiation.ts";
 import { isAppTool } from "../tools/kit/apps.ts";
-import { type SignInPort, signInGated } from "./sign_in_gate.ts";
+import { signInGated, type SignInPort } from "./sign_in_gate.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [

@@ -137,11 +137,16 @@ function checkArgs(where: string, args: readonly string[], denoFlags: Set<string
   }
   const allowEnv = args.find((a) => a.startsWith("--allow-env="));
   assert.ok(allowEnv, `${where}: --allow-env is scoped`);
+  // A profile's token_env names a variable of the person's choosing (docs/configuration.md#profiles).
+  const profiled = args.includes("--profile");
   for (const name of allowEnv.slice("--allow-env=".length).split(",")) {
-    assert.ok(OUR_VARIABLES.has(name), `${where}: --allow-env names ${name}`);
+    assert.ok(
+      OUR_VARIABLES.has(name) || (profiled && /^[A-Z][A-Z0-9_]*_TOKEN$/.test(name)),
+      `${where}: --allow-env names ${name}`,
+    );
   }
   assert.ok(
-    args.some((a) => /^--allow-net=[a-z0-9.-]+$/.test(a)),
+    args.some((a) => /^--allow-net=[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/.test(a)),
     `${where}: --allow-net is scoped`,
   );
   assert.ok(!args.some((a) => a === "-A" || a === "--allow-all" || a === "--allow-net"), where);
@@ -167,7 +172,11 @@ Deno.test("README's client snippets: every JSON snippet parses and names only re
       for (const variable of Object.keys(entry.env ?? {})) {
         assert.ok(OUR_VARIABLES.has(variable), `${where}: env ${variable} is one of ours`);
       }
-      assert.ok(entry.env?.BITBUCKET_TOKEN, `${where}: the token comes in the environment`);
+      // The token comes in the environment, or from a profile (its variable, or a signed-in session).
+      assert.ok(
+        entry.env?.BITBUCKET_TOKEN || entry.args?.includes("--profile"),
+        `${where}: the token comes in the environment or from a profile`,
+      );
     }
   }
   assert.ok(stdioEntries >= 3, "Claude Desktop, VS Code and Cursor snippets");
