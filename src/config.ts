@@ -45,8 +45,23 @@ export const ENV_VARS = [
   "BITBUCKET_OAUTH_CLIENT_SECRET",
 ] as const;
 
+/**
+ * The variables a person's own server also reads, for profiles and signing
+ * in (`login`, a stdio server on a signed-in session): the profile, the
+ * incoming link, and where the config directory is. Each is optional: an
+ * unreadable one reads as unset, and what needs it says which to permit.
+ */
+export const LOCAL_ENV_VARS = [
+  "BITBUCKET_PROFILE",
+  "BITBUCKET_OAUTH_CLIENT_ID",
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "APPDATA",
+] as const;
+
 /** The variables a server runs without: unreadable (not permitted) reads as unset. */
 const OPTIONAL_VARS: ReadonlySet<string> = new Set([
+  ...LOCAL_ENV_VARS,
   "BITBUCKET_USERNAME",
   "BITBUCKET_MCP_STATE_KEY",
   "BITBUCKET_CLIENT_CERT",
@@ -55,7 +70,9 @@ const OPTIONAL_VARS: ReadonlySet<string> = new Set([
 ]);
 
 /** Reads one of our variables; undefined when unset or not permitted (the caller decides if that is fatal). */
-export type EnvReader = (name: (typeof ENV_VARS)[number]) => string | undefined;
+export type EnvReader = (
+  name: (typeof ENV_VARS)[number] | (typeof LOCAL_ENV_VARS)[number],
+) => string | undefined;
 
 /** Reads the process environment, refusing with the exact flag when a needed variable is not permitted. */
 export const processEnv: EnvReader = (name) => {
@@ -67,6 +84,17 @@ export const processEnv: EnvReader = (name) => {
   }
   return Deno.env.get(name);
 };
+
+/**
+ * Reads a variable a profile names (its token's), refusing with the flag to
+ * add when it is not permitted; undefined when unset.
+ */
+export function readNamedVariable(name: string, why: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+    throw new StartupError(`cannot read ${name} (${why}): add ${name} to --allow-env`);
+  }
+  return Deno.env.get(name);
+}
 
 /**
  * An environment whose `BITBUCKET_URL` falls back to `url` (a URL baked into a
@@ -145,7 +173,7 @@ export function readConfig(
   const token = env("BITBUCKET_TOKEN") || undefined;
   if (!token && !options.tokenOptional) {
     throw new StartupError(
-      "BITBUCKET_TOKEN is not set: create an HTTP access token in Bitbucket (Manage account > HTTP access tokens) and export it",
+      "BITBUCKET_TOKEN is not set: create an HTTP access token in Bitbucket (Manage account > HTTP access tokens) and export it, or sign in with your Bitbucket account (bitbucket-mcp login --oauth-client-id ID, then serve with the same --oauth-client-id)",
     );
   }
   const username = env("BITBUCKET_USERNAME") || undefined;

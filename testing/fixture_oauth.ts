@@ -12,6 +12,7 @@
 import { type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 import type { FixtureBitbucket } from "./fixture_bitbucket.ts";
 import { WHO_AM_I_PATH } from "../src/bitbucket/token_user.ts";
+import { APPLICATION_PROPERTIES_PATH } from "../src/bitbucket/server_version.ts";
 
 /** The read the server verifies a token with, answered as for a user with no recent repositories. */
 export const WHO_AM_I_ROUTE: Route = {
@@ -48,6 +49,10 @@ export interface FakeOAuthBitbucket {
   tokenRequests: TokenRecord[];
   /** Every access token issued, by value. */
   tokens: Map<string, IssuedToken>;
+  /** The refresh tokens still good (a used one is gone: Bitbucket rotates them), by value. */
+  refreshTokens: Map<string, { user: string; scopes: string[] }>;
+  /** Every refresh token ever issued, in order. */
+  refreshIssued: string[];
   /** REST requests refused, with why. */
   refused: { path: string; why: string }[];
   /** Issues an access token as if `user` had signed in granting `scopes`. */
@@ -100,6 +105,7 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
   const refused: { path: string; why: string }[] = [];
   const codes = new Map<string, { challenge: string; redirect: string; scopes: string[] }>();
   const refreshTokens = new Map<string, { user: string; scopes: string[] }>();
+  const refreshIssued: string[] = [];
 
   const issue = (user: string, scopes: string[], seconds = lifetime) => {
     const token = randomToken("oauth-");
@@ -109,6 +115,7 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
   const grant = (user: string, scopes: string[]) => {
     const refresh = randomToken("refresh-");
     refreshTokens.set(refresh, { user, scopes });
+    refreshIssued.push(refresh);
     return Response.json({
       access_token: issue(user, scopes),
       refresh_token: refresh,
@@ -188,6 +195,10 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
       refused.push({ path, why });
       return Response.json({ errors: [{ message: why }] }, { status: 401 });
     };
+    if (path === APPLICATION_PROPERTIES_PATH && request.method === "GET") {
+      // Bitbucket answers its version to anyone, as `check` asks it.
+      return await fetch(new URL(url.pathname, upstream.url));
+    }
     const bearer = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
     const held = bearer === undefined ? undefined : tokens.get(bearer);
     if (!held) return refuse("Authentication failed. Please check your credentials and try again.");
@@ -226,6 +237,8 @@ export function startFakeOAuthBitbucket(options: FakeOAuthOptions): FakeOAuthBit
     authorizations,
     tokenRequests,
     tokens,
+    refreshTokens,
+    refreshIssued,
     refused,
     issue,
     async close() {

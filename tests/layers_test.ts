@@ -29,6 +29,7 @@ type Room =
   | "prompts"
   | "completions"
   | "metrics"
+  | "auth"
   | "server"
   | "cli"
   | "main"
@@ -60,6 +61,10 @@ const MAY_IMPORT: Record<Room, readonly Allowed[]> = {
   prompts: ["deps", "kit", "resources"],
   completions: ["deps", "bitbucket", "kit", "policy", "resources"],
   metrics: [],
+  // A person's sign-in (issue 33): Bitbucket's OAuth endpoints under its base path, the who-am-I
+  // read, and StartupError for a store no permission allows; the CLI wires it, the stdio gate in
+  // src/server takes it through an interface of its own, so neither server nor policy imports it.
+  auth: ["bitbucket", "config"],
   server: [
     "deps",
     "bitbucket",
@@ -95,6 +100,7 @@ const SRC_ROOMS: readonly Room[] = [
   "prompts",
   "completions",
   "metrics",
+  "auth",
   "server",
   "cli",
 ];
@@ -150,10 +156,11 @@ function placeOf(path: string): Place | undefined {
     return { room: "toolset", label: `toolset ${toolset[1]}`, folder: `src/tools/${toolset[1]}/` };
   }
   if (/^src\/tools\/[^/]+\.ts$/.test(path)) return { room: "catalogue", label: "catalogue" };
-  const src = /^src\/(deps|bitbucket|policy|resources|prompts|completions|metrics|server|cli)\//
-    .exec(
-      path,
-    );
+  const src =
+    /^src\/(deps|bitbucket|policy|resources|prompts|completions|metrics|auth|server|cli)\//
+      .exec(
+        path,
+      );
   if (src) return { room: src[1] as Room, label: src[1]! };
   const outside = /^(scripts|testing|demo|bench|tests)\//.exec(path);
   if (outside) return { room: outside[1] as Room, label: outside[1]! };

@@ -21,6 +21,8 @@ import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import { checkClientCertificate } from "./client_cert_check.ts";
 import { checkPolicy } from "./check_policy.ts";
+import { checkSession } from "./check_session.ts";
+import { signInSettings } from "./session_setup.ts";
 import { versionLine } from "./check_version.ts";
 import type { Flags } from "./flags.ts";
 import { CLI_HINTS } from "./hints.ts";
@@ -114,13 +116,19 @@ export async function runChecks(
     emit(skip("bitbucket", "needs a connection"));
   }
 
-  if (!token) {
+  const signIn = !token && base.url
+    ? signInSettings(flags, env, { baseUrl: base.url, timeoutMs, clientCertificate: presented })
+    : undefined;
+  if (signIn) {
+    const lines = await checkSession(signIn, env, inputs.logger, fetcher, bitbucket);
+    for (const line of lines) emit(line);
+  } else if (!token) {
     emit({
       name: "token",
       status: "fail",
       detail: "BITBUCKET_TOKEN is not set",
       fix:
-        "create an HTTP access token (Bitbucket: your avatar > Manage account > HTTP access tokens) and export it as BITBUCKET_TOKEN",
+        "create an HTTP access token (Bitbucket: your avatar > Manage account > HTTP access tokens) and export it as BITBUCKET_TOKEN, or sign in: bitbucket-mcp login --oauth-client-id ID",
     });
   } else if (!bitbucket || !base.url) {
     emit(skip("token", "needs Bitbucket to answer"));

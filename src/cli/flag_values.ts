@@ -90,3 +90,62 @@ export function parseHttpLimits(value: (flag: string) => string | undefined): Co
   }
   return limits;
 }
+
+/** The sign-in and profile flags, as {@link Flags} holds them. */
+export interface SignInFlags {
+  redirectPort?: number;
+  profile?: string;
+  configFile?: string;
+  allProfiles: boolean;
+}
+
+/**
+ * `--redirect-port`, `--profile`, `--config` and `--all-profiles`, checked:
+ * a port from 1 to 65535, a profile's name, `--all-profiles` with check only
+ * and not beside `--profile`.
+ */
+export function parseSignInFlags(
+  command: string,
+  values: {
+    "redirect-port"?: string;
+    profile?: string;
+    config?: string;
+    "all-profiles"?: boolean;
+  },
+): SignInFlags {
+  const raw = values["redirect-port"];
+  let redirectPort: number | undefined;
+  if (raw !== undefined) {
+    redirectPort = Number(raw);
+    if (!/^\d{1,5}$/.test(raw) || redirectPort < 1 || redirectPort > 65535) {
+      throw new StartupError(
+        `--redirect-port takes a port from 1 to 65535, not ${JSON.stringify(raw)}`,
+      );
+    }
+  }
+  const profile = values.profile;
+  if (profile !== undefined && !PROFILE_NAME.test(profile)) {
+    throw new StartupError(
+      `--profile takes a profile's name (letters, digits, '.', '_', '-'), not ${
+        JSON.stringify(profile)
+      }`,
+    );
+  }
+  if (values.config === "") throw new StartupError("--config needs a path");
+  const allProfiles = values["all-profiles"] === true;
+  if (allProfiles && command !== "check") {
+    throw new StartupError("--all-profiles applies to check only");
+  }
+  if (allProfiles && profile !== undefined) {
+    throw new StartupError("--all-profiles checks every profile: drop --profile");
+  }
+  return {
+    ...(redirectPort === undefined ? {} : { redirectPort }),
+    ...(profile === undefined ? {} : { profile }),
+    ...(values.config === undefined ? {} : { configFile: values.config }),
+    allProfiles,
+  };
+}
+
+/** What a profile may be called. */
+export const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;

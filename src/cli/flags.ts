@@ -10,6 +10,7 @@ import {
   parseConfinement,
   parseHttpLimits,
   parseListenAddress,
+  parseSignInFlags,
 } from "./flag_values.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
@@ -25,7 +26,7 @@ import {
 
 /** The parsed command line. */
 export interface Flags {
-  command: "serve" | "tools" | "check";
+  command: "serve" | "tools" | "check" | "login" | "logout";
   url?: string;
   /** Unsafe writes run without asking the person. */
   yolo: boolean;
@@ -45,8 +46,19 @@ export interface Flags {
   httpLimits: ConnectionLimits;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
-  /** Sign people in with Bitbucket (OAuth), as this incoming link's client (HTTP mode). */
+  /**
+   * The incoming link's client id: with --http, each person signs in from their
+   * client; otherwise `login` and a stdio server use the person's session.
+   */
   oauthClientId?: string;
+  /** The fixed loopback port of the incoming link's redirect URL (sign-in). */
+  redirectPort?: number;
+  /** The profile of the profiles file to use (`--profile`). */
+  profile?: string;
+  /** The profiles file (`--config`); absent, the one in the user's config directory. */
+  configFile?: string;
+  /** With check: check every profile of the profiles file. */
+  allProfiles: boolean;
   /** Append one JSON line per tool call to this file. */
   auditFile?: string;
   /** A line that cannot be written refuses the call (default) or only warns. */
@@ -98,7 +110,10 @@ Usage:
                                   serve MCP over Streamable HTTP at /mcp (stateless)
   bitbucket-mcp tools [--json]    list the tools and whether the flags expose them
   bitbucket-mcp check [flags]     check the set-up (URL, permission, network, Bitbucket,
-                                  token, tools), one line per check
+                                  token or session, tools), one line per check
+  bitbucket-mcp login [flags]     sign in with your Bitbucket account in the browser
+                                  (OAuth 2.0, PKCE) and keep the session in the keyring
+  bitbucket-mcp logout [flags]    forget the signed-in session
 
 Flags:
   --url URL          Bitbucket base URL (overrides BITBUCKET_URL)
@@ -122,8 +137,14 @@ Flags:
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
   --oauth-client-id ID
-                     with --http: sign people in with Bitbucket (OAuth), as the client
-                     of this incoming link; each request needs its own token
+                     the incoming link's client id: login, and a stdio server without
+                     BITBUCKET_TOKEN, use your session; with --http, each person signs in
+  --redirect-port PORT
+                     sign in with the redirect URL http://127.0.0.1:PORT/callback (for an
+                     incoming link that names that exact URL); default: any free port
+  --profile NAME     use this profile of the profiles file (url, token, sign-in)
+  --config PATH      the profiles file (default ~/.config/bitbucket-mcp/config.json)
+  --all-profiles     with check: check every profile of the profiles file
   --http-header-timeout SECONDS
                      with --http: cut a connection whose first request's headers take
                      longer (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs / 1000})
@@ -160,14 +181,22 @@ Environment:
   BITBUCKET_MCP_STATE_KEY
                       optional: the key (32+ bytes) signing confirmation states; give
                       every instance behind a load balancer the same (default: random)
+  BITBUCKET_OAUTH_CLIENT_ID
+                      optional: as --oauth-client-id
   BITBUCKET_OAUTH_CLIENT_SECRET
-                      optional, with --oauth-client-id: the incoming link is confidential
-                      (clients send its secret to Bitbucket; this server never does)
+                      optional, with --oauth-client-id: the incoming link's secret (login
+                      sends it to Bitbucket's token endpoint; --http never sends it)
+  BITBUCKET_PROFILE   optional: as --profile
+  HOME, XDG_CONFIG_HOME, APPDATA
+                      where the profiles file and, without a keyring, the session are
   BITBUCKET_CLIENT_CERT, BITBUCKET_CLIENT_KEY
                       optional, both or neither: PEM files of a client certificate and
                       its key, for a Bitbucket behind a proxy that demands mutual TLS
                       (the files need --allow-read)
 `;
+
+/** The commands, in the order --help lists them. */
+const COMMANDS: readonly Flags["command"][] = ["serve", "tools", "check", "login", "logout"];
 
 /**
  * How a stray argument is quoted back: a word that looks like a mistyped
@@ -213,6 +242,10 @@ export function parseFlags(argv: readonly string[]): Flags {
         http: { type: "string" },
         "allow-host": { type: "string" },
         "oauth-client-id": { type: "string" },
+        "redirect-port": { type: "string" },
+        profile: { type: "string" },
+        config: { type: "string" },
+        "all-profiles": { type: "boolean", default: false },
         ...Object.fromEntries(HTTP_LIMIT_FLAGS.map((flag) => [flag, { type: "string" as const }])),
         "audit-file": { type: "string" },
         "audit-failure": { type: "string" },
@@ -228,10 +261,10 @@ export function parseFlags(argv: readonly string[]): Flags {
     throw new StartupError(`${message.split("\n")[0]}: see --help`);
   }
   const { values, positionals } = parsed;
-  const command = positionals[0] ?? "serve";
-  if (command !== "serve" && command !== "tools" && command !== "check") {
+  const command = (positionals[0] ?? "serve") as Flags["command"];
+  if (!COMMANDS.includes(command as Flags["command"])) {
     throw new StartupError(
-      `unknown command ${shown(command)}: use serve, tools or check`,
+      `unknown command ${shown(command)}: use ${COMMANDS.join(", ")}`,
     );
   }
   const logLevel = LOG_LEVELS.find((level) => level === values["log-level"]);
@@ -289,12 +322,10 @@ export function parseFlags(argv: readonly string[]): Flags {
     throw new StartupError("--allow-host applies to --http only");
   }
   const oauthClientId = values["oauth-client-id"];
-  if (oauthClientId !== undefined && values.http === undefined) {
-    throw new StartupError("--oauth-client-id applies to --http only");
-  }
   if (oauthClientId !== undefined && !/^[\x21-\x7e]+$/.test(oauthClientId)) {
     throw new StartupError("--oauth-client-id needs the incoming link's client id (no spaces)");
   }
+  const sign = parseSignInFlags(command, values);
   const given = values as Record<string, string | boolean | undefined>;
   const httpLimits = parseHttpLimits((flag) => given[flag] as string | undefined);
   if (values.http === undefined && HTTP_LIMIT_FLAGS.some((flag) => given[flag] !== undefined)) {
@@ -324,6 +355,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
     oauthClientId,
+    ...sign,
     httpLimits,
     auditFile: values["audit-file"],
     auditFailure,

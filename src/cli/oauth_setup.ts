@@ -13,6 +13,11 @@ import type { ToolEntry } from "../tools/kit/define.ts";
 import type { HintTable } from "../bitbucket/advice.ts";
 import { CLI_HINTS } from "./hints.ts";
 
+/** The incoming link's client id: `--oauth-client-id`, else BITBUCKET_OAUTH_CLIENT_ID. */
+export function clientIdOf(flags: { oauthClientId?: string }, env: EnvReader): string | undefined {
+  return flags.oauthClientId ?? (env("BITBUCKET_OAUTH_CLIENT_ID") || undefined);
+}
+
 /**
  * The sign-in settings, or undefined without `--oauth-client-id`. With it, a
  * `BITBUCKET_TOKEN` stops the start: it would never be used (every request

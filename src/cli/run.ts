@@ -38,9 +38,10 @@ import { type Logger, loggingFetch, startupErrorLine } from "./log.ts";
 import { startLogging } from "./logging.ts";
 import type { CallScope } from "../policy/observed_registration.ts";
 import { writeErr, writeOut } from "./output.ts";
-import { hintsFor, oauthSettings, oauthStartLine } from "./oauth_setup.ts";
+import { clientIdOf, hintsFor, oauthSettings, oauthStartLine } from "./oauth_setup.ts";
 import { StdioLineTransport } from "../server/stdio_transport.ts";
 import { withClientCertificate } from "./client_cert_check.ts";
+import { applyProfile } from "./profiles.ts";
 
 /** What an entry point may fix at build time. */
 export interface RunOptions {
@@ -96,21 +97,34 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       writeOut(toolsListing(CATALOGUE, flags, flags.json));
       return 0;
     }
-    const env = withDefaultUrl(processEnv, options.bakedUrl);
     const { logger, scope } = await startLogging(flags);
-    if (flags.command === "check") {
+    if (flags.allProfiles) {
+      const { checkAllProfiles } = await import("./check_profiles.ts");
+      return await checkAllProfiles(flags, processEnv, logger, admin);
+    }
+    const { flags: chosen, env } = await applyProfile(
+      flags,
+      withDefaultUrl(processEnv, options.bakedUrl),
+    );
+    if (chosen.command === "check") {
       const { formatCheckLine, runChecks } = await import("./check.ts");
       const passed = await runChecks(
-        { flags, env, logger, policy: admin },
+        { flags: chosen, env, logger, policy: admin },
         (line) => writeOut(formatCheckLine(line)),
       );
       return passed ? 0 : 1;
     }
+    if (chosen.command === "login" || chosen.command === "logout") {
+      const { login, logout } = await import("./login.ts");
+      return chosen.command === "login"
+        ? await login(chosen, env, logger)
+        : await logout(chosen, env, logger);
+    }
     const refusal = refusalOf(admin);
     if (refusal !== undefined) throw new StartupError(refusal);
     for (const note of notes) logger.log("warn", note);
-    if (flags.http) return await serveOverHttp(flags, flags.http, env, logger, admin, scope);
-    return await serve(flags, env, logger, admin, scope);
+    if (chosen.http) return await serveOverHttp(chosen, chosen.http, env, logger, admin, scope);
+    return await serve(chosen, env, logger, admin, scope);
   } catch (error) {
     if (error instanceof StartupError) {
       writeErr(startupErrorLine(argv, error.message));
@@ -201,18 +215,40 @@ async function serve(
   admin: PolicyState,
   scope?: CallScope,
 ): Promise<number> {
-  const config = withClientCertificate(readConfig(flags, env), env, warnWith(logger));
+  const signingIn = clientIdOf(flags, env) !== undefined;
+  const config = withClientCertificate(
+    readConfig(flags, env, { tokenOptional: signingIn }),
+    env,
+    warnWith(logger),
+  );
   await checkNetPermission(config.baseUrl);
   const audit = auditLog(flags, logger);
+  const fetcher = collectWhenIdle(loggingFetch(config.baseUrl, logger));
+  if (config.token && signingIn) {
+    logger.log("info", "BITBUCKET_TOKEN is set: serving with it, not the signed-in session");
+  }
+  // The session's modules (and zod, through them) load only for a server that signs in.
+  const session = config.token
+    ? undefined
+    : await import("./session_setup.ts").then((m) =>
+      m.servingSession(m.signInSettings(flags, env, config)!, env, logger, fetcher)
+    );
   const bitbucket = new BitbucketClient({
     ...config,
-    fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
-    hints: CLI_HINTS,
+    ...(session ? { username: undefined } : {}),
+    token: config.token ?? "(signed-in session)",
+    fetch: session?.fetch ?? fetcher,
+    hints: session?.hints ?? CLI_HINTS,
   });
   const tools = exposed(flags);
   const transport = new StdioLineTransport();
   const handle = serveStdio(
-    createServerFactory(tools, bitbucket, { ...callPolicy(flags, env, audit, admin), scope }),
+    createServerFactory(
+      tools,
+      bitbucket,
+      { ...callPolicy(flags, env, audit, admin), scope },
+      session?.port,
+    ),
     {
       transport,
       onerror: (error) => logger.log("error", error.message),
@@ -226,6 +262,7 @@ async function serve(
   Deno.addSignalListener("SIGTERM", stop);
   await transport.ended;
   await handle.close();
+  await session?.close();
   return 0;
 }
 
@@ -255,7 +292,7 @@ async function serveOverHttp(
   const { ServerMetrics } = await import("../metrics/server_metrics.ts");
   const metrics = new ServerMetrics(VERSION);
   const { HEALTH_PATH, METRICS_PATH, serveHttp } = await import("../server/http.ts");
-  const oauth = oauthSettings(flags.oauthClientId, env, config.token);
+  const oauth = oauthSettings(clientIdOf(flags, env), env, config.token);
   let server;
   try {
     server = serveHttp({

@@ -17,6 +17,7 @@ import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 import { degradingByRevision } from "./revision_degrade.ts";
 import { negotiatingApps } from "./apps_negotiation.ts";
 import { isAppTool } from "../tools/kit/apps.ts";
+import { signInGated, type SignInPort } from "./sign_in_gate.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [
@@ -95,15 +96,18 @@ function recordingUnknownTools(server: McpServer, held: ReadonlySet<string>, log
 /**
  * A pure factory for MCP servers holding the given tools, each call served by
  * one Bitbucket client. `serveStdio` may call it more than once (once per era
- * probe), so it reads nothing and starts nothing.
+ * probe), so it reads nothing and starts nothing. Given `signIn`, each call
+ * first makes sure the person is signed in (a server on a signed-in session).
  */
 export function createServerFactory(
   tools: readonly ToolEntry[],
   bitbucket: BitbucketClient,
   policy: CallPolicy = CAUTIOUS,
+  signIn?: SignInPort,
 ): () => McpServer {
   const clients = () => bitbucket;
-  const made = registrations(tools, clients, policy);
+  const own = registrations(tools, clients, policy);
+  const made = signIn ? signInGated(own, signIn) : own;
   const features = serverFeatures(clients, made.map((r) => r.name), policy.confinement);
   const instructions = instructionsFor(policy.confinement, policy.adminNote);
   return () => serverWith(made, features, instructions, policy.audit);

@@ -20,14 +20,16 @@ import { connectHttp, spawnHttpMain } from "../support/http_server.ts";
 const CLIENT_ID = "link-client-id";
 const SECRET = "link-SECRET-4444";
 
-Deno.test("startup: --oauth-client-id without --http prints one actionable line and exits 2", async () => {
-  const out = await runMain([ENV_FLAG], ["serve", "--oauth-client-id", CLIENT_ID], {
-    BITBUCKET_URL: "https://bitbucket.example.com",
-  });
+Deno.test("startup: --oauth-client-id without --http serves a signed-in session; with nowhere to keep it, one actionable line and exit 2", async () => {
+  const out = await runMain(
+    ["--allow-net=bitbucket.example.com", ENV_FLAG],
+    ["serve", "--oauth-client-id", CLIENT_ID],
+    { BITBUCKET_URL: "https://bitbucket.example.com" },
+  );
   assert.equal(out.code, 2, out.stderr);
   assert.equal(out.stdout, "");
   assert.equal(out.stderr.trimEnd().split("\n").length, 1, out.stderr);
-  assert.match(out.stderr, /--oauth-client-id applies to --http only/);
+  assert.match(out.stderr, /cannot keep the sign-in: .*add it to --allow-env/);
 });
 
 /** Runs main.ts with exactly `env`, killed after 20 s: a server that should have refused to start cannot hang the test. */

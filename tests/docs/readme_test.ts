@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { USAGE } from "../../src/cli/flags.ts";
-import { ENV_VARS } from "../../src/config.ts";
+import { ENV_VARS, LOCAL_ENV_VARS } from "../../src/config.ts";
 import { parseYamlDocuments } from "../support/yaml_subset.ts";
 import { docsPages, fences, readRepoFile, section, tableRows } from "./markdown.ts";
 
@@ -36,7 +36,10 @@ Deno.test("docs/configuration.md's Flags table has a row for each flag --help li
 });
 
 Deno.test("docs/configuration.md's Environment table has a row for each variable the server reads, and no other", () => {
-  assert.deepEqual(firstCellNames(CONFIGURATION, "Environment", /^\S+/), new Set(ENV_VARS));
+  assert.deepEqual(
+    firstCellNames(CONFIGURATION, "Environment", /^\S+/),
+    new Set([...ENV_VARS, ...LOCAL_ENV_VARS]),
+  );
 });
 
 Deno.test("docs/configuration.md documents every flag --help mentions, its own or deno's", () => {
@@ -130,7 +133,7 @@ function denoRunFlags(): Set<string> {
 }
 
 const OUR_FLAGS = new Set(USAGE.match(/--[a-z][a-z-]*/g));
-const OUR_VARIABLES: Set<string> = new Set(ENV_VARS);
+const OUR_VARIABLES: Set<string> = new Set([...ENV_VARS, ...LOCAL_ENV_VARS]);
 
 /** An MCP client's server entry, as the README's snippets write one. */
 interface ServerEntry {
@@ -154,11 +157,16 @@ function checkArgs(where: string, args: readonly string[], denoFlags: Set<string
   }
   const allowEnv = args.find((a) => a.startsWith("--allow-env="));
   assert.ok(allowEnv, `${where}: --allow-env is scoped`);
+  // A profile's token_env names a variable of the person's choosing (docs/configuration.md#profiles).
+  const profiled = args.includes("--profile");
   for (const name of allowEnv.slice("--allow-env=".length).split(",")) {
-    assert.ok(OUR_VARIABLES.has(name), `${where}: --allow-env names ${name}`);
+    assert.ok(
+      OUR_VARIABLES.has(name) || (profiled && /^[A-Z][A-Z0-9_]*_TOKEN$/.test(name)),
+      `${where}: --allow-env names ${name}`,
+    );
   }
   assert.ok(
-    args.some((a) => /^--allow-net=[a-z0-9.-]+$/.test(a)),
+    args.some((a) => /^--allow-net=[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/.test(a)),
     `${where}: --allow-net is scoped`,
   );
   assert.ok(!args.some((a) => a === "-A" || a === "--allow-all" || a === "--allow-net"), where);
@@ -184,7 +192,11 @@ Deno.test("README's client snippets: every JSON snippet parses and names only re
       for (const variable of Object.keys(entry.env ?? {})) {
         assert.ok(OUR_VARIABLES.has(variable), `${where}: env ${variable} is one of ours`);
       }
-      assert.ok(entry.env?.BITBUCKET_TOKEN, `${where}: the token comes in the environment`);
+      // The token comes in the environment, or from a profile (its variable, or a signed-in session).
+      assert.ok(
+        entry.env?.BITBUCKET_TOKEN || entry.args?.includes("--profile"),
+        `${where}: the token comes in the environment or from a profile`,
+      );
     }
   }
   assert.ok(stdioEntries >= 3, "Claude Desktop, VS Code and Cursor snippets");
