@@ -3,8 +3,8 @@
  * checked (URL, token, timeout), and the Deno permissions it needs checked
  * before it starts, each refusal naming the fix.
  */
-import { basePath } from "./bitbucket/base_path.ts";
-import type { ClientCertificate } from "./bitbucket/client_auth.ts";
+import { basePath } from "./bitbucket/transport/base_path.ts";
+import type { ClientCertificate } from "./bitbucket/transport/client_auth.ts";
 
 /** How long one Bitbucket request may take in all when `--timeout` is not given, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;

@@ -12,7 +12,7 @@
 import { type Route, startFixtureBitbucket } from "./fixture_bitbucket.ts";
 import type { FixtureBitbucket } from "./fixture_bitbucket.ts";
 import { WHO_AM_I_PATH } from "../src/bitbucket/token_user.ts";
-import { APPLICATION_PROPERTIES_PATH } from "../src/bitbucket/server_version.ts";
+import { APPLICATION_PROPERTIES_PATH } from "../src/bitbucket/transport/server_version.ts";
 
 /** The read the server verifies a token with, answered as for a user with no recent repositories. */
 export const WHO_AM_I_ROUTE: Route = {

@@ -6,7 +6,7 @@
 import { Client, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { BitbucketClient, type BitbucketClientOptions } from "../src/bitbucket/client.ts";
+import { BitbucketClient, type BitbucketClientOptions } from "../src/bitbucket/transport/client.ts";
 import { CLI_HINTS } from "../src/cli/hints.ts";
 import { createServerFactory } from "../src/server/factory.ts";
 import { selectTools, type ToolSelection } from "../src/policy/selection.ts";

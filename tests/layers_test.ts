@@ -336,6 +336,29 @@ Deno.test("layers: a _name.ts is imported only from its own folder (or its tests
   assert.deepEqual(wrong, []);
 });
 
+/**
+ * Inside src/bitbucket/: the transport (how a request travels and its answer
+ * is read) knows nothing of the domain readers beside it, and the hygiene of
+ * other people's text knows nothing of either.
+ */
+const BITBUCKET_FOLDERS: readonly { folder: string; may: readonly string[] }[] = [
+  { folder: "src/bitbucket/text/", may: ["src/bitbucket/text/"] },
+  {
+    folder: "src/bitbucket/transport/",
+    may: ["src/bitbucket/transport/", "src/bitbucket/text/", "src/deps/"],
+  },
+];
+
+Deno.test("layers: src/bitbucket's transport and text import nothing of the domain readers", async () => {
+  const { imports } = await scan();
+  const wrong = imports.flatMap(({ from, to }) => {
+    const rule = BITBUCKET_FOLDERS.find((r) => from.startsWith(r.folder));
+    if (rule === undefined || to === undefined || rule.may.some((m) => to.startsWith(m))) return [];
+    return [`${from} imports ${to}: ${rule.folder} may import only ${rule.may.join(", ")}`];
+  });
+  assert.deepEqual(wrong, []);
+});
+
 Deno.test("layers: no import cycle among src/ files", async () => {
   const { imports } = await scan();
   const edges = new Map<string, string[]>();

@@ -6,8 +6,8 @@
  * browser the code is traded for tokens and Bitbucket is asked whose they
  * are. `login` and the server's in-client sign-in both run it.
  */
-import { BitbucketClient } from "../bitbucket/client.ts";
-import type { ClientCertificate } from "../bitbucket/client_auth.ts";
+import { BitbucketClient } from "../bitbucket/transport/client.ts";
+import type { ClientCertificate } from "../bitbucket/transport/client_auth.ts";
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { listenForRedirect } from "./loopback.ts";
 import { signInSecrets } from "./pkce.ts";

@@ -6,7 +6,7 @@
  * when there is one, goes in the form too. No message this module makes
  * carries a token, a code or the secret.
  */
-import { restPrefix } from "../bitbucket/base_path.ts";
+import { restPrefix } from "../bitbucket/transport/base_path.ts";
 import type { Session } from "./session.ts";
 
 /** Where Bitbucket's OAuth 2.0 provider answers, under a base URL (with its context path). */

@@ -4,11 +4,11 @@
  * resource read a commit the same way through these.
  */
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient } from "./client.ts";
+import type { BitbucketClient } from "./transport/client.ts";
 import { Commit } from "./entities/commit.ts";
-import { rethrowDuring } from "./errors.ts";
-import { apiPath } from "./path.ts";
-import { type ListingRequest, pageOf } from "./paging.ts";
+import { rethrowDuring } from "./transport/errors.ts";
+import { apiPath } from "./transport/path.ts";
+import { type ListingRequest, pageOf } from "./transport/paging.ts";
 
 /** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
 export const FULL_COMMIT_ID = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;

@@ -7,8 +7,8 @@
  * on an older server. Oldest supported: {@link OLDEST_SUPPORTED}, the oldest
  * version peers test against. Each row's source is in `fixtures/README.md`.
  */
-import type { BitbucketClient } from "./client.ts";
-import { atLeast, type ServerVersion } from "./server_version.ts";
+import type { BitbucketClient } from "./transport/client.ts";
+import { atLeast, type ServerVersion } from "./transport/server_version.ts";
 
 /** The oldest Data Center version the server is built and tested for. */
 export const OLDEST_SUPPORTED = "7.21";

@@ -5,13 +5,13 @@
  * read a file through the same code; list_files and path completions list
  * the same way.
  */
-import type { BitbucketClient } from "./client.ts";
+import type { BitbucketClient } from "./transport/client.ts";
 import { commitAt } from "./commits.ts";
 import { FileSize } from "./entities/source.ts";
-import { rethrowDuring } from "./errors.ts";
+import { rethrowDuring } from "./transport/errors.ts";
 import { lineWindow, splitLines } from "./file_window.ts";
-import type { ListingRequest } from "./paging.ts";
-import { apiPath, segments } from "./path.ts";
+import type { ListingRequest } from "./transport/paging.ts";
+import { apiPath, segments } from "./transport/path.ts";
 
 /** How a ref is named in messages. */
 export function refText(at: string | undefined): string {

@@ -4,12 +4,12 @@
  * requests across Bitbucket, and where a pull request's diff comes from.
  */
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient } from "./client.ts";
+import type { BitbucketClient } from "./transport/client.ts";
 import { changedPaths, type DiffSource } from "./diff/read.ts";
 import { PullRequest } from "./entities/pull_request.ts";
-import { type Collected, collectPages } from "./paging.ts";
-import { apiPath } from "./path.ts";
-import { BitbucketError } from "./errors.ts";
+import { type Collected, collectPages } from "./transport/paging.ts";
+import { apiPath } from "./transport/path.ts";
+import { BitbucketError } from "./transport/errors.ts";
 
 /** The REST path of a pull request; `rest` is appended as trusted literal text. */
 export function prPath(project: string, repo: string, id: number, rest = ""): string {

@@ -3,7 +3,7 @@
  * where they are listed, and a branch name as a fully qualified ref. The refs
  * tools, the pull request tools and ref completions share these.
  */
-import { apiPath } from "./path.ts";
+import { apiPath } from "./transport/path.ts";
 
 /** The REST path of a repository's branches or tags (also where ref completions look). */
 export function refsPath(project: string, repo: string, kind: "branches" | "tags"): string {

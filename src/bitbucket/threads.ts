@@ -5,9 +5,9 @@
  * servers that ignore a filter they were sent.
  */
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient, Query } from "./client.ts";
+import type { BitbucketClient, Query } from "./transport/client.ts";
 import { Activity, type Comment, type CommentAnchor } from "./entities/pull_request_comment.ts";
-import { type Collected, MAX_LIMIT, pageOf } from "./paging.ts";
+import { type Collected, MAX_LIMIT, pageOf } from "./transport/paging.ts";
 
 /** A thread's root comment, with the anchor its activity carried. */
 export interface Thread {

@@ -6,7 +6,7 @@
  */
 import { z } from "../deps/zod.ts";
 import { authenticatedUser } from "./caller.ts";
-import type { BitbucketClient } from "./client.ts";
+import type { BitbucketClient } from "./transport/client.ts";
 
 /** The read a token's user is asked with: any authenticated user may make it, and it is small. */
 export const WHO_AM_I_PATH = "/api/latest/profile/recent/repos";

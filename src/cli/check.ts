@@ -6,11 +6,11 @@
  * the token authenticates (and as whom), and which tools the flags expose.
  * A check whose prerequisite failed is shown as not run.
  */
-import { basePath, restPrefix } from "../bitbucket/base_path.ts";
-import { isHtml } from "../bitbucket/body.ts";
-import { BitbucketClient } from "../bitbucket/client.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
-import { APPLICATION_PROPERTIES_PATH, parseVersion } from "../bitbucket/server_version.ts";
+import { basePath, restPrefix } from "../bitbucket/transport/base_path.ts";
+import { isHtml } from "../bitbucket/transport/body.ts";
+import { BitbucketClient } from "../bitbucket/transport/client.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
+import { APPLICATION_PROPERTIES_PATH, parseVersion } from "../bitbucket/transport/server_version.ts";
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";

@@ -3,10 +3,10 @@
  * would: a diagnosis a person can understand and the fix to try. Used by the
  * `check` command only; nothing here ever sees the token.
  */
-import { isHtml } from "../bitbucket/body.ts";
-import type { BitbucketError } from "../bitbucket/errors.ts";
-import { clientAuthFailure, clientAuthPage, handshakeDetail } from "../bitbucket/client_auth.ts";
-import { innermostMessage, isTlsFailure } from "../bitbucket/fetch_failure.ts";
+import { isHtml } from "../bitbucket/transport/body.ts";
+import type { BitbucketError } from "../bitbucket/transport/errors.ts";
+import { clientAuthFailure, clientAuthPage, handshakeDetail } from "../bitbucket/transport/client_auth.ts";
+import { innermostMessage, isTlsFailure } from "../bitbucket/transport/fetch_failure.ts";
 import { CLI_HINTS } from "./hints.ts";
 
 /** What failed, and what to do about it. */

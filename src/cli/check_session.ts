@@ -5,8 +5,8 @@
  * when the access token is about to expire) and until when; and the
  * `sign-in` line: whether a client can sign the person in from inside it.
  */
-import { BitbucketClient } from "../bitbucket/client.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
+import { BitbucketClient } from "../bitbucket/transport/client.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { authorizingFetch } from "../auth/authorizing_fetch.ts";
 import { type EnvReader, StartupError } from "../config.ts";

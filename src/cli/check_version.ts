@@ -3,7 +3,7 @@
  * feature the tools use (src/bitbucket/features.ts), and which toolsets refuse
  * calls on it when it does not.
  */
-import { atLeast, type ServerVersion } from "../bitbucket/server_version.ts";
+import { atLeast, type ServerVersion } from "../bitbucket/transport/server_version.ts";
 import { missingFeatures, OLDEST_SUPPORTED } from "../bitbucket/features.ts";
 
 /** What the bitbucket line says of a version. */

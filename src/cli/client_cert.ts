@@ -5,7 +5,7 @@
  * unencrypted key that belong together, loaded once into the HTTP client every
  * Bitbucket request then uses. Each problem is one line naming the fix.
  */
-import type { ClientCertificate } from "../bitbucket/client_auth.ts";
+import type { ClientCertificate } from "../bitbucket/transport/client_auth.ts";
 import { type EnvReader, StartupError } from "../config.ts";
 import { CertificateFormatError, type CertificateSummary, readCertificate } from "./x509.ts";
 

@@ -5,7 +5,7 @@
  * {@link EXPIRY_WARNING_DAYS} days, so it is renewed before the proxy
  * starts refusing it.
  */
-import type { ClientCertificate } from "../bitbucket/client_auth.ts";
+import type { ClientCertificate } from "../bitbucket/transport/client_auth.ts";
 import { type EnvReader, StartupError } from "../config.ts";
 import { loadClientCertificate, type LoadedCertificate } from "./client_cert.ts";
 

@@ -5,7 +5,7 @@
  * The Bitbucket client and the HTTP server know the fix but not these names;
  * every entry point that builds one hands it these.
  */
-import type { HintTable } from "../bitbucket/advice.ts";
+import type { HintTable } from "../bitbucket/transport/advice.ts";
 
 /** Each fix a Bitbucket error may suggest, naming the flag or variable that makes it. */
 export const CLI_HINTS: HintTable = {

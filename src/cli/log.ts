@@ -5,7 +5,7 @@
  * are). The JSON-RPC channel (stdout) is never written here, and no line ever
  * carries a token, a header or a body.
  */
-import { basePath } from "../bitbucket/base_path.ts";
+import { basePath } from "../bitbucket/transport/base_path.ts";
 import { writeErr } from "./output.ts";
 
 /** The levels of `--log-level`, most severe first. */

@@ -10,7 +10,7 @@ import { getOAuthProtectedResourceMetadataUrl } from "../deps/mcp.ts";
 import { scopesFor } from "../server/oauth/metadata.ts";
 import type { OAuthSettings } from "../server/oauth/gate.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
-import type { HintTable } from "../bitbucket/advice.ts";
+import type { HintTable } from "../bitbucket/transport/advice.ts";
 import { CLI_HINTS } from "./hints.ts";
 
 /** The incoming link's client id: `--oauth-client-id`, else BITBUCKET_OAUTH_CLIENT_ID. */

@@ -3,7 +3,7 @@
  * serving over stdio or Streamable HTTP with the policy the flags set.
  */
 import { serveStdio } from "../deps/mcp.ts";
-import { BitbucketClient } from "../bitbucket/client.ts";
+import { BitbucketClient } from "../bitbucket/transport/client.ts";
 import {
   checkListenPermission,
   checkNetPermission,

@@ -6,8 +6,8 @@
  * sign-in offered from inside the client. The fixes its errors suggest are
  * worded here, in the command line's terms.
  */
-import type { HintTable } from "../bitbucket/advice.ts";
-import type { ClientCertificate } from "../bitbucket/client_auth.ts";
+import type { HintTable } from "../bitbucket/transport/advice.ts";
+import type { ClientCertificate } from "../bitbucket/transport/client_auth.ts";
 import { type EnvReader, StartupError } from "../config.ts";
 import { authorizingFetch } from "../auth/authorizing_fetch.ts";
 import { InClientSignIn } from "../auth/in_client.ts";

@@ -15,9 +15,9 @@ import {
   type ServerContext,
 } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
-import { realId } from "../bitbucket/visible_id.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
+import { realId } from "../bitbucket/text/visible_id.ts";
 import {
   filePathArg,
   MAX_PATH,

@@ -7,17 +7,17 @@
  * are offered as results show them (`visibleId`), which the tools take back.
  */
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import { Commit } from "../bitbucket/entities/commit.ts";
 import { PullRequest } from "../bitbucket/entities/pull_request.ts";
 import { Branch, Tag } from "../bitbucket/entities/ref.ts";
 import { Project, Repository } from "../bitbucket/entities/repository.ts";
 import { ListedFile } from "../bitbucket/entities/source.ts";
-import { apiPath } from "../bitbucket/path.ts";
+import { apiPath } from "../bitbucket/transport/path.ts";
 import { filesListing } from "../bitbucket/files.ts";
-import { collectPages, type ListingRequest, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { collectPages, type ListingRequest, MAX_LIMIT } from "../bitbucket/transport/paging.ts";
 import { refsPath } from "../bitbucket/refs.ts";
-import { visibleId } from "../bitbucket/visible_id.ts";
+import { visibleId } from "../bitbucket/text/visible_id.ts";
 
 /** One value a completion may offer, and the text beside it the typed value may also match. */
 export interface Candidate {

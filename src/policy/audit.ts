@@ -9,8 +9,8 @@
  * refused (unless `--audit-failure warn`).
  */
 import type { AuthInfo, CallToolResult, InputRequiredResult, ServerContext } from "../deps/mcp.ts";
-import type { Exchange } from "../bitbucket/exchanges.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
+import type { Exchange } from "../bitbucket/transport/exchanges.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
 
 /**
  * What became of asking the person: `asked` is the first round, answered by

@@ -27,7 +27,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "../deps/mcp.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
 import type { Confirmation } from "../tools/kit/define.ts";
 import type { ConfirmationOutcome } from "./audit.ts";
 

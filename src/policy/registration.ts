@@ -7,7 +7,7 @@
  * request), so an instance costs the SDK's bookkeeping alone.
  */
 import type { ServerContext } from "../deps/mcp.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import type { Tool, ToolContext, ToolEntry } from "../tools/kit/define.ts";
 import { declaresApps, requestCapabilities } from "../tools/kit/apps.ts";
 import { auditRegistration } from "./audited_registration.ts";

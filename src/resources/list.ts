@@ -6,11 +6,11 @@
  */
 import type { Resource } from "../deps/mcp.ts";
 import type { z } from "../deps/zod.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import type { PullRequest } from "../bitbucket/entities/pull_request.ts";
 import { dashboardPullRequests } from "../bitbucket/pull_requests.ts";
-import { cleanText } from "../bitbucket/untrusted_text.ts";
-import { visibleId } from "../bitbucket/visible_id.ts";
+import { cleanText } from "../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../bitbucket/text/visible_id.ts";
 import { resourceUri, templateOf } from "./templates.ts";
 
 /** How many pull requests of each role are listed. */

@@ -7,14 +7,14 @@
  */
 import { escapedMeta, UNTRUSTED_META } from "../tools/kit/define.ts";
 import { ResourceNotFoundError } from "../deps/mcp.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import { commitChanges, readCommit } from "../bitbucket/commits.ts";
 import { readCappedDiff } from "../bitbucket/diff/read.ts";
 import { Change } from "../bitbucket/entities/pull_request.ts";
-import { BitbucketError } from "../bitbucket/errors.ts";
-import { noticingEscapes } from "../bitbucket/visible_id.ts";
+import { BitbucketError } from "../bitbucket/transport/errors.ts";
+import { noticingEscapes } from "../bitbucket/text/visible_id.ts";
 import { readFileText } from "../bitbucket/files.ts";
-import { collectPages, MAX_LIMIT } from "../bitbucket/paging.ts";
+import { collectPages, MAX_LIMIT } from "../bitbucket/transport/paging.ts";
 import { prDiffSource, readPullRequest } from "../bitbucket/pull_requests.ts";
 import { DEFAULT_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES } from "../tools/kit/limits.ts";
 import { commitOut } from "../tools/kit/shapes/commit.ts";

@@ -5,13 +5,13 @@
  * applied); a thread is open while its discussion is not marked resolved and,
  * for a task, while the task is not resolved.
  */
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import type { Comment } from "../bitbucket/entities/pull_request_comment.ts";
 import { DEFAULT_DOCUMENT_BYTES } from "../tools/kit/args.ts";
 import { prPath } from "../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../bitbucket/threads.ts";
-import { cleanText } from "../bitbucket/untrusted_text.ts";
-import { visibleId } from "../bitbucket/visible_id.ts";
+import { cleanText } from "../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../bitbucket/text/visible_id.ts";
 import { isoDate } from "../tools/kit/shapes/date.ts";
 
 /** The most threads one resource shows. */

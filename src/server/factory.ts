@@ -4,7 +4,7 @@
  * the instructions they give. Pure: it reads nothing and starts nothing.
  */
 import { isJSONRPCRequest, McpServer } from "../deps/mcp.ts";
-import type { BitbucketClient } from "../bitbucket/client.ts";
+import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import { type CallPolicy, CAUTIOUS } from "../policy/call_policy.ts";
 import { type Confinement, confinementInstructions } from "../policy/confinement.ts";

@@ -18,9 +18,9 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from "../deps/mcp.ts";
-import type { Hints } from "../bitbucket/advice.ts";
-import { BitbucketClient } from "../bitbucket/client.ts";
-import { ServerFacts } from "../bitbucket/server_version.ts";
+import type { Hints } from "../bitbucket/transport/advice.ts";
+import { BitbucketClient } from "../bitbucket/transport/client.ts";
+import { ServerFacts } from "../bitbucket/transport/server_version.ts";
 import type { SharedConfig } from "../config.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import type { CallPolicy } from "../policy/call_policy.ts";

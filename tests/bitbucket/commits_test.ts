@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../src/bitbucket/transport/errors.ts";
 import { commitAt } from "../../src/bitbucket/commits.ts";
 import { HEAD, source } from "../../testing/cases/source.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";

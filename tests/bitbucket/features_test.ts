@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { type FeatureName, FEATURES, OLDEST_SUPPORTED } from "../../src/bitbucket/features.ts";
-import { atLeast, parseVersion } from "../../src/bitbucket/server_version.ts";
+import { atLeast, parseVersion } from "../../src/bitbucket/transport/server_version.ts";
 import { pullRequests } from "../../testing/cases/pull_requests.ts";
 import {
   APPLICATION_PROPERTIES,

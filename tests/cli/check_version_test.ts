@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { FEATURES, OLDEST_SUPPORTED } from "../../src/bitbucket/features.ts";
-import { atLeast, parseVersion } from "../../src/bitbucket/server_version.ts";
+import { atLeast, parseVersion } from "../../src/bitbucket/transport/server_version.ts";
 import { versionLine } from "../../src/cli/check_version.ts";
 
 const line = (text: string) => versionLine(`Bitbucket Data Center ${text}`, parseVersion(text));

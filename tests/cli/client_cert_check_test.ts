@@ -19,7 +19,7 @@ import { createLogger } from "../../src/cli/log.ts";
 import { system } from "../../testing/cases/system.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
 import { fixtureWith } from "../support/disposable_fixture.ts";
-import type { ClientCertificate } from "../../src/bitbucket/client_auth.ts";
+import type { ClientCertificate } from "../../src/bitbucket/transport/client_auth.ts";
 import type { EnvReader } from "../../src/config.ts";
 import { certEnv, type CertPair, TEST_MTLS } from "../support/mtls.ts";
 

@@ -25,7 +25,7 @@ import { StreamableHTTPClientTransport as Http202511 } from "mcp-sdk-1.32.2/clie
 import { ElicitRequestSchema as Elicit202511 } from "mcp-sdk-1.32.2/types.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { InMemoryTransport, serveStdio } from "@modelcontextprotocol/server";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { selectTools } from "../../src/policy/selection.ts";
 import { createServerFactory } from "../../src/server/factory.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
 import { ENV_VARS } from "../../src/config.ts";
 import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { connect, TEST_TOKEN } from "../../testing/harness.ts";

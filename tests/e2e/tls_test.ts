@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../src/bitbucket/transport/errors.ts";
 import { refs } from "../../testing/cases/refs.ts";
 import { type FixtureBitbucket, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";

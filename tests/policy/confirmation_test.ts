@@ -21,7 +21,7 @@ import { builds, BUILT } from "../../testing/cases/builds.ts";
 import type { FixtureBitbucket, Route } from "../../testing/fixture_bitbucket.ts";
 import { BRANCH_UTILS } from "../../testing/cases/refs.ts";
 import { Confirmations } from "../../src/policy/confirmation.ts";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { createServerFactory } from "../../src/server/factory.ts";
 import { selectTools } from "../../src/policy/selection.ts";

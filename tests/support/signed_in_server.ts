@@ -10,7 +10,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { authorizingFetch } from "../../src/auth/authorizing_fetch.ts";
 import { InClientSignIn } from "../../src/auth/in_client.ts";
 import { SessionKeeper } from "../../src/auth/keeper.ts";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
 import { CLI_HINTS } from "../../src/cli/hints.ts";
 import { selectTools } from "../../src/policy/selection.ts";
 import { createServerFactory } from "../../src/server/factory.ts";

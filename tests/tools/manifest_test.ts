@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, serveStdio } from "@modelcontextprotocol/server";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../src/bitbucket/transport/client.ts";
 import { serverWith } from "../../src/server/factory.ts";
 import { registrations } from "../../src/policy/registration.ts";
 import { selectTools, type ToolSelection } from "../../src/policy/selection.ts";

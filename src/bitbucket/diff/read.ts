@@ -5,9 +5,9 @@
  * and saying so when the bound left some unnamed). Only where the bytes come
  * from differs between a pull request, a commit and a comparison.
  */
-import type { BitbucketClient, Query } from "../client.ts";
+import type { BitbucketClient, Query } from "../transport/client.ts";
 import { Change, pathText } from "../entities/pull_request.ts";
-import { collectPages, MAX_LIMIT } from "../paging.ts";
+import { collectPages, MAX_LIMIT } from "../transport/paging.ts";
 import { type CappedDiff, cutDiff, fileDiff, LOOKAHEAD_BYTES, PATH_SCAN_BYTES } from "./unified.ts";
 
 /** Where one diff's bytes come from, and what it is, for messages. */

@@ -26,7 +26,7 @@ import {
   WRITE_SCOPE,
 } from "./metadata.ts";
 import { bitbucketIdentity, BitbucketTokenVerifier } from "./verifier.ts";
-import type { ClientCertificate } from "../../bitbucket/client_auth.ts";
+import type { ClientCertificate } from "../../bitbucket/transport/client_auth.ts";
 
 /** How the sign-in is set up: the incoming link Bitbucket's administrator made for the clients. */
 export interface OAuthSettings {

@@ -11,7 +11,7 @@ import {
   type OAuthMetadata,
   oauthMetadataResponse,
 } from "../../deps/mcp.ts";
-import { restPrefix } from "../../bitbucket/base_path.ts";
+import { restPrefix } from "../../bitbucket/transport/base_path.ts";
 import type { AccessLevel } from "../../tools/kit/define.ts";
 import { SERVER_NAME } from "../../version.ts";
 

@@ -13,8 +13,8 @@ import {
   OAuthErrorCode,
   type OAuthTokenVerifier,
 } from "../../deps/mcp.ts";
-import { BitbucketClient, type BitbucketClientOptions } from "../../bitbucket/client.ts";
-import { BitbucketError } from "../../bitbucket/errors.ts";
+import { BitbucketClient, type BitbucketClientOptions } from "../../bitbucket/transport/client.ts";
+import { BitbucketError } from "../../bitbucket/transport/errors.ts";
 import { tokenUser } from "../../bitbucket/token_user.ts";
 import { WRITE_SCOPE } from "./metadata.ts";
 

@@ -1,8 +1,8 @@
 /** Code Insights annotations (line-level findings) as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { InsightAnnotation } from "../../bitbucket/entities/insights.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** The severities Bitbucket gives a finding: what a filter may name and an annotation must carry. */
 export const SEVERITIES = ["LOW", "MEDIUM", "HIGH"] as const;

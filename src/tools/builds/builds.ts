@@ -1,4 +1,4 @@
-/** Build results and Code Insights on commits, and the builds a repository requires before a merge. */
+/** Build results on commits, and the builds a repository requires before a merge. */
 import { z } from "../../deps/zod.ts";
 import {
   BUILD_STATES,
@@ -6,8 +6,7 @@ import {
   BuildStatus,
   RequiredBuildCondition,
 } from "../../bitbucket/entities/build.ts";
-import { InsightAnnotations, InsightReport } from "../../bitbucket/entities/insights.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import {
   BuildStatusOut,
   buildStatusOut,
@@ -17,11 +16,6 @@ import {
   defineTool,
   FullCommitIdArg,
   identifierArg,
-  InsightReportOut,
-  insightReportOut,
-  nameArg,
-  pagedResult,
-  pathArg,
   READ_ONLY,
   RepoArgs,
   RequiredBuildOut,
@@ -30,11 +24,10 @@ import {
   unsafeWrite,
 } from "../kit/mod.ts";
 import { fullCommitId } from "../../bitbucket/commits.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { BitbucketError } from "../../bitbucket/errors.ts";
-import { quoted } from "../../bitbucket/untrusted_text.ts";
-import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
-import { AnnotationOut, annotationOut, SEVERITIES } from "./_annotation_shape.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import { BitbucketError } from "../../bitbucket/transport/errors.ts";
+import { quoted } from "../../bitbucket/text/untrusted_text.ts";
+import { quotedId, visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** Why the server-wide build reads are not listed under a confinement. */
 const BY_COMMIT_ID = "build statuses are looked up by commit id in every repository";
@@ -106,66 +99,6 @@ export const listRequiredBuilds = defineListTool({
   request: ({ project, repo }) => ({
     path: apiPath`/required-builds/latest/projects/${project}/repos/${repo}/conditions`,
   }),
-});
-
-export const listCodeInsightsReports = defineListTool({
-  name: "list_code_insights_reports",
-  reach: "repository",
-  title: "List Code Insights reports",
-  description: "Code Insights reports on a commit: analysis, coverage, scans.",
-  access: READ_ONLY,
-  input: RepoArgs.extend({ commit_id: CommitIdArg }),
-  key: "reports",
-  item: InsightReportOut,
-  entity: InsightReport,
-  map: insightReportOut,
-  async request({ project, repo, commit_id }, { bitbucket }) {
-    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
-    return {
-      path: apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
-    };
-  },
-});
-
-export const listCodeInsightsAnnotations = defineListTool({
-  name: "list_code_insights_annotations",
-  reach: "repository",
-  title: "List Code Insights annotations",
-  description: "Code analysis findings on a commit's lines.",
-  access: READ_ONLY,
-  input: RepoArgs.extend({
-    commit_id: CommitIdArg,
-    report_key: nameArg().optional(),
-    path: pathArg("Only this file").optional(),
-    severity: choiceArg(SEVERITIES, "Only this severity").optional(),
-  }),
-  key: "annotations",
-  item: AnnotationOut,
-  async handler(args, { bitbucket }) {
-    const { project, repo, report_key, path, severity, limit, start = 0 } = args;
-    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id);
-    const { body } = await bitbucket.request({
-      path:
-        apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/annotations`,
-      query: { key: report_key, path, severity },
-      schema: InsightAnnotations,
-    });
-    // One unpaged list: paged and filtered here (a server may ignore a filter).
-    const all = body.annotations.filter((a) =>
-      (report_key === undefined || a.reportKey === report_key) &&
-      (path === undefined || a.path === path) &&
-      (severity === undefined || a.severity?.toUpperCase() === severity)
-    );
-    const values = all.slice(start, start + limit);
-    const more = start + values.length < all.length;
-    return pagedResult(
-      "annotations",
-      more
-        ? { values, isLastPage: false, nextPageStart: start + values.length }
-        : { values, isLastPage: true },
-      annotationOut,
-    );
-  },
 });
 
 /** Reports a build result on a commit: the status merge checks and reviewers see. */

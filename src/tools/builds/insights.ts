@@ -1,25 +1,31 @@
 /**
- * Code Insights writes: a report on a commit, its annotations, and deleting
- * it. What an analysis tool posts; a required report feeds a merge check.
+ * Code Insights, read and written: the reports on a commit and their
+ * annotations, and what an analysis tool posts (a report, its annotations,
+ * deleting it); a required report feeds a merge check.
  */
 import { z } from "../../deps/zod.ts";
 import { fullCommitId } from "../../bitbucket/commits.ts";
-import { InsightReport } from "../../bitbucket/entities/insights.ts";
-import { BitbucketError } from "../../bitbucket/errors.ts";
-import { apiPath } from "../../bitbucket/path.ts";
-import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
+import { InsightAnnotations, InsightReport } from "../../bitbucket/entities/insights.ts";
+import { BitbucketError } from "../../bitbucket/transport/errors.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
+import { quotedId, visibleId } from "../../bitbucket/text/visible_id.ts";
 import {
   choiceArg,
   CommitIdArg,
+  defineListTool,
   defineTool,
   identifierArg,
   InsightReportOut,
   insightReportOut,
+  nameArg,
+  pagedResult,
+  pathArg,
+  READ_ONLY,
   RepoArgs,
   safeWrite,
   segmentArg,
 } from "../kit/mod.ts";
-import { SEVERITIES } from "./_annotation_shape.ts";
+import { AnnotationOut, annotationOut, SEVERITIES } from "./_annotation_shape.ts";
 
 const ReportArgs = RepoArgs.extend({ commit_id: CommitIdArg, report_key: segmentArg() });
 const MERGE_CHECKS = "a report a merge check requires can block or allow merges";
@@ -73,6 +79,66 @@ function reportData(data: Record<string, string | number | boolean>) {
     return { title, type: "TEXT", value };
   });
 }
+
+export const listCodeInsightsReports = defineListTool({
+  name: "list_code_insights_reports",
+  reach: "repository",
+  title: "List Code Insights reports",
+  description: "Code Insights reports on a commit: analysis, coverage, scans.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({ commit_id: CommitIdArg }),
+  key: "reports",
+  item: InsightReportOut,
+  entity: InsightReport,
+  map: insightReportOut,
+  async request({ project, repo, commit_id }, { bitbucket }) {
+    const commitId = await fullCommitId(bitbucket, project, repo, commit_id);
+    return {
+      path: apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/reports`,
+    };
+  },
+});
+
+export const listCodeInsightsAnnotations = defineListTool({
+  name: "list_code_insights_annotations",
+  reach: "repository",
+  title: "List Code Insights annotations",
+  description: "Code analysis findings on a commit's lines.",
+  access: READ_ONLY,
+  input: RepoArgs.extend({
+    commit_id: CommitIdArg,
+    report_key: nameArg().optional(),
+    path: pathArg("Only this file").optional(),
+    severity: choiceArg(SEVERITIES, "Only this severity").optional(),
+  }),
+  key: "annotations",
+  item: AnnotationOut,
+  async handler(args, { bitbucket }) {
+    const { project, repo, report_key, path, severity, limit, start = 0 } = args;
+    const commitId = await fullCommitId(bitbucket, project, repo, args.commit_id);
+    const { body } = await bitbucket.request({
+      path:
+        apiPath`/insights/latest/projects/${project}/repos/${repo}/commits/${commitId}/annotations`,
+      query: { key: report_key, path, severity },
+      schema: InsightAnnotations,
+    });
+    // One unpaged list: paged and filtered here (a server may ignore a filter).
+    const all = body.annotations.filter((a) =>
+      (report_key === undefined || a.reportKey === report_key) &&
+      (path === undefined || a.path === path) &&
+      (severity === undefined || a.severity?.toUpperCase() === severity)
+    );
+    const values = all.slice(start, start + limit);
+    const more = start + values.length < all.length;
+    return pagedResult(
+      "annotations",
+      more
+        ? { values, isLastPage: false, nextPageStart: start + values.length }
+        : { values, isLastPage: true },
+      annotationOut,
+    );
+  },
+});
 
 export const createCodeInsightsReport = defineTool({
   name: "create_code_insights_report",

@@ -3,18 +3,13 @@
  * a tool here puts it in this toolset.
  */
 import { defineToolset, type Toolset } from "../kit/mod.ts";
-import {
-  getBuildStatus,
-  getBuildSummary,
-  listCodeInsightsAnnotations,
-  listCodeInsightsReports,
-  listRequiredBuilds,
-  setBuildStatus,
-} from "./builds.ts";
+import { getBuildStatus, getBuildSummary, listRequiredBuilds, setBuildStatus } from "./builds.ts";
 import {
   addCodeInsightsAnnotations,
   createCodeInsightsReport,
   deleteCodeInsightsReport,
+  listCodeInsightsAnnotations,
+  listCodeInsightsReports,
 } from "./insights.ts";
 
 /** The `builds` toolset. */

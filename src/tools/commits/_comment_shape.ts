@@ -2,7 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import type { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { CommentBase, commentBaseOut, flattenReplies } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 const CommentFields = CommentBase;
 

@@ -1,12 +1,12 @@
 /** A commit's discussion: the comments on one of its files, and adding one on a file or a line. */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { fullCommitId } from "../../bitbucket/commits.ts";
 import { JsonDiff } from "../../bitbucket/entities/diff.ts";
 import { pathText } from "../../bitbucket/entities/pull_request.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
-import { apiPath, segments } from "../../bitbucket/path.ts";
+import { collectPages } from "../../bitbucket/transport/paging.ts";
+import { apiPath, segments } from "../../bitbucket/transport/path.ts";
 import {
   CommitIdArg,
   defineTool,

@@ -1,10 +1,10 @@
 /** A repository's history: commits, one commit and its diff and changes, and comparisons of refs. */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient, Query } from "../../bitbucket/client.ts";
+import type { BitbucketClient, Query } from "../../bitbucket/transport/client.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { JsonDiff } from "../../bitbucket/entities/diff.ts";
 import { Change, PullRequest } from "../../bitbucket/entities/pull_request.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import {
   ChangeOut,
   changeOut,

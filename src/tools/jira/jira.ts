@@ -5,9 +5,9 @@
  */
 import { z } from "../../deps/zod.ts";
 import { Changeset, JiraIssue } from "../../bitbucket/entities/jira.ts";
-import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
-import { apiPath } from "../../bitbucket/path.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { BitbucketError, rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import {
   CommitOut,
   commitOut,

@@ -8,10 +8,10 @@
  * hidden character it stands for ({@link identifierArg}).
  */
 import { z } from "../../deps/zod.ts";
-import { isUnsafeSegment } from "../../bitbucket/path.ts";
-import { MAX_LIMIT } from "../../bitbucket/paging.ts";
+import { isUnsafeSegment } from "../../bitbucket/transport/path.ts";
+import { MAX_LIMIT } from "../../bitbucket/transport/paging.ts";
 import { FULL_COMMIT_ID } from "../../bitbucket/commits.ts";
-import { realId } from "../../bitbucket/visible_id.ts";
+import { realId } from "../../bitbucket/text/visible_id.ts";
 
 // The limits are the tools' too: every module that builds arguments finds them here.
 export * from "./limits.ts";
@@ -39,7 +39,7 @@ function described<T extends z.ZodType>(schema: T, description: string | undefin
 /**
  * A string argument naming something Bitbucket names, taken as results show
  * it: identifiers holding hidden characters are returned with each written as
- * `\u{HEX}` (`bitbucket/visible_id.ts`), and each such escape here becomes its
+ * `\u{HEX}` (`bitbucket/text/visible_id.ts`), and each such escape here becomes its
  * character again before any check or request. The published schema is the
  * string's own (a transform adds nothing to it).
  */

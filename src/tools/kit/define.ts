@@ -8,8 +8,8 @@
  */
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "../../deps/mcp.ts";
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { type EscapedIds, noticingEscapes, visibleText } from "../../bitbucket/visible_id.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import { type EscapedIds, noticingEscapes, visibleText } from "../../bitbucket/text/visible_id.ts";
 import { convertSchema, type JsonSchema, published } from "./published_schema.ts";
 import {
   type Bounding,

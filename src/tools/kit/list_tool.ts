@@ -6,8 +6,8 @@
  * returned, or a handler that gathers the page itself.
  */
 import type { z } from "../../deps/zod.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { collectPages, type ListingRequest } from "../../bitbucket/paging.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { collectPages, type ListingRequest } from "../../bitbucket/transport/paging.ts";
 import { PagingArgs } from "./args.ts";
 import {
   type Access,

@@ -1,9 +1,9 @@
 /** A pull request's timeline entries as tools return them: one compact line each. */
 import { z } from "../../deps/zod.ts";
 import type { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
 import { DateOut, isoDate } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** The longest comment text an entry quotes; the thread itself is in list_pr_comments. */
 const QUOTE_CHARS = 160;

@@ -1,7 +1,7 @@
 /** Pull request comments, threads and tasks as tools return them. */
 import { z } from "../../deps/zod.ts";
 import type { Comment, CommentAnchor } from "../../bitbucket/entities/pull_request_comment.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import {
   CommentBase,
   commentBaseOut,

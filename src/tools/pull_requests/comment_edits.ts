@@ -4,10 +4,10 @@
  * Bitbucket requires; one changed meanwhile is refused with a 409 that says so.
  */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
 import {
   choiceArg,
@@ -22,8 +22,8 @@ import {
 } from "../kit/mod.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { cleanText, quoted } from "../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** The arguments naming one comment of a pull request. */
 const CommentArgs = PrArgs.extend({ comment_id: idArg() });

@@ -3,10 +3,10 @@
  * reopening, and auto-merge.
  */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
 import {
   choiceArg,
@@ -24,10 +24,10 @@ import {
   VersionArg,
 } from "../kit/mod.ts";
 import { prPath, readPullRequest, updatePullRequestFields } from "../../bitbucket/pull_requests.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
-import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { cleanText, quoted } from "../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import { defaultReviewers } from "./reviewers.ts";
 
 const DescriptionArg = textArg("Markdown");

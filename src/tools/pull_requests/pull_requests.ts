@@ -1,6 +1,6 @@
 /** Reading pull requests: listing them, one in full, its diff, changes, commits, merge status and timeline. */
 import { z } from "../../deps/zod.ts";
-import type { Query } from "../../bitbucket/client.ts";
+import type { Query } from "../../bitbucket/transport/client.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import {
   Change,
@@ -10,9 +10,9 @@ import {
 } from "../../bitbucket/entities/pull_request.ts";
 import { Activity } from "../../bitbucket/entities/pull_request_comment.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
-import { apiPath } from "../../bitbucket/path.ts";
-import { BitbucketError } from "../../bitbucket/errors.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
+import { BitbucketError } from "../../bitbucket/transport/errors.ts";
+import { collectPages } from "../../bitbucket/transport/paging.ts";
 import {
   ChangeOut,
   changeOut,

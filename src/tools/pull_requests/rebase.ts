@@ -4,14 +4,14 @@
  * done against the version and source head the person saw.
  */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { Rebaseability, RebaseResult } from "../../bitbucket/entities/pull_request.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { readPullRequest } from "../../bitbucket/pull_requests.ts";
-import { cleanText, quoted } from "../../bitbucket/untrusted_text.ts";
+import { cleanText, quoted } from "../../bitbucket/text/untrusted_text.ts";
 import { defineTool, PrArgs, unsafeWrite, VersionArg } from "../kit/mod.ts";
-import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
+import { quotedId, visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** The pull request's rebase resource (GET: may it be rebased; POST: rebase it). */
 function rebasePath(project: string, repo: string, id: number): string {

@@ -3,12 +3,12 @@
  * comments it publishes; the drafts themselves; and discarding them.
  */
 import { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { Participant, type PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
-import { apiPath } from "../../bitbucket/path.ts";
-import { collectPages, MAX_LIMIT, pageOf } from "../../bitbucket/paging.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
+import { collectPages, MAX_LIMIT, pageOf } from "../../bitbucket/transport/paging.ts";
 import {
   choiceArg,
   defineListTool,
@@ -23,7 +23,7 @@ import {
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { callerName } from "./_caller.ts";
 import { CommentOut, commentOut } from "./_comment_shape.ts";
-import { quoted } from "../../bitbucket/untrusted_text.ts";
+import { quoted } from "../../bitbucket/text/untrusted_text.ts";
 
 const REVIEW_STATUS = {
   APPROVE: "APPROVED",

@@ -5,11 +5,11 @@
  */
 import { z } from "../../deps/zod.ts";
 import { authenticatedUser } from "../../bitbucket/caller.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { defineTool, READ_ONLY, refArg, RepoArgs, UserOut, userOut } from "../kit/mod.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 

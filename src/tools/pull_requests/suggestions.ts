@@ -4,9 +4,9 @@
  */
 import { z } from "../../deps/zod.ts";
 import { PullRequestSuggestion } from "../../bitbucket/entities/pull_request_suggestion.ts";
-import { pageOf } from "../../bitbucket/paging.ts";
+import { pageOf } from "../../bitbucket/transport/paging.ts";
 import { DateOut, defineTool, inRepository, isoDate, PagingArgs, READ_ONLY } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** One suggestion: the pushed ref, its repository and when it changed. */
 const SuggestionOut = z.object({

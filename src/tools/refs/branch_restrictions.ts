@@ -1,9 +1,9 @@
 /** A repository's branch permissions, and which of them can apply to a branch. */
 import { z } from "../../deps/zod.ts";
 import { RefRestriction } from "../../bitbucket/entities/restriction.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { apiPath } from "../../bitbucket/path.ts";
-import { collectPages, MAX_LIMIT } from "../../bitbucket/paging.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
+import { collectPages, MAX_LIMIT } from "../../bitbucket/transport/paging.ts";
 import {
   defineTool,
   pagedOutput,
@@ -15,7 +15,7 @@ import {
 } from "../kit/mod.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { refPatternMatches } from "./_ref_pattern.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** What a 401 or 403 means here: Bitbucket shows branch permissions to repository admins only. */
 const ADMIN_HINT =

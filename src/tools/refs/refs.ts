@@ -1,10 +1,10 @@
 /** A repository's branches and tags: listing, resolving, creating and deleting them. */
 import { z } from "../../deps/zod.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { Branch, Tag } from "../../bitbucket/entities/ref.ts";
-import { apiPath, segments } from "../../bitbucket/path.ts";
-import { pageOf } from "../../bitbucket/paging.ts";
+import { apiPath, segments } from "../../bitbucket/transport/path.ts";
+import { pageOf } from "../../bitbucket/transport/paging.ts";
 import {
   BranchOut,
   branchOut,
@@ -25,7 +25,7 @@ import {
   unsafeWrite,
 } from "../kit/mod.ts";
 import { qualifyBranch, refsPath } from "../../bitbucket/refs.ts";
-import { quotedId, visibleId } from "../../bitbucket/visible_id.ts";
+import { quotedId, visibleId } from "../../bitbucket/text/visible_id.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",

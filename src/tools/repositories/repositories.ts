@@ -1,9 +1,9 @@
 /** Finding repositories across the server, and reading one. */
 import { z } from "../../deps/zod.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { Repository } from "../../bitbucket/entities/repository.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
-import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
+import { BitbucketError, rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import {
   defineListTool,
   defineTool,

@@ -1,9 +1,9 @@
 /** Finding users by name, for reviewer lists and mentions. */
 import { z } from "../../deps/zod.ts";
 import { ApplicationUser } from "../../bitbucket/entities/user.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
 import { defineListTool, nameArg, READ_ONLY } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** A user as find_users returns one: the names a reviewer list or a mention takes. */
 const FoundUserOut = z.object({

@@ -2,9 +2,9 @@
 import { z } from "../../deps/zod.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { MinimalRef } from "../../bitbucket/entities/ref.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
-import { multipartBody } from "../../bitbucket/multipart.ts";
-import { apiPath, segments } from "../../bitbucket/path.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { multipartBody } from "../../bitbucket/transport/multipart.ts";
+import { apiPath, segments } from "../../bitbucket/transport/path.ts";
 import {
   CommitIdArg,
   CommitOut,
@@ -17,9 +17,9 @@ import {
   safeWrite,
   textArg,
 } from "../kit/mod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
-import { quotedId } from "../../bitbucket/visible_id.ts";
+import { quotedId } from "../../bitbucket/text/visible_id.ts";
 
 /** The largest file commit_file writes: its content in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 1024 * 1024;

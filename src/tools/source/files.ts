@@ -16,7 +16,7 @@ import {
   RepoArgs,
   withHiddenFileCharacters,
 } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 export const listFiles = defineListTool({
   name: "list_files",

@@ -2,7 +2,7 @@
 import { z } from "../../deps/zod.ts";
 import { Commit } from "../../bitbucket/entities/commit.ts";
 import { BlamePage, LastModified } from "../../bitbucket/entities/source.ts";
-import { rethrowDuring } from "../../bitbucket/errors.ts";
+import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import {
   AtArg,
   CommitOut,
@@ -18,8 +18,8 @@ import {
 } from "../kit/mod.ts";
 import { commitAt } from "../../bitbucket/commits.ts";
 import { refText, underRepo } from "../../bitbucket/files.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 /** The most lines one blame call covers. */
 export const MAX_BLAME_LINES = 1000;

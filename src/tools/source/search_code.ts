@@ -1,9 +1,9 @@
 /** Code search through Bitbucket's search server, its hits as plain text. */
 import { z } from "../../deps/zod.ts";
 import { type CodeHit, SearchAnswer } from "../../bitbucket/entities/search.ts";
-import { BitbucketError, rethrowDuring } from "../../bitbucket/errors.ts";
-import { cleanCodeLine } from "../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { BitbucketError, rethrowDuring } from "../../bitbucket/transport/errors.ts";
+import { cleanCodeLine } from "../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import {
   defineTool,
   inRepository,

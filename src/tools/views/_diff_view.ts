@@ -5,14 +5,14 @@
  * stream as list_pr_comments reads them.
  */
 import type { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { readCappedDiff } from "../../bitbucket/diff/read.ts";
 import { splitDiff } from "../../bitbucket/diff/unified.ts";
 import { prDiffSource, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
 import { listThreads, type Thread } from "../../bitbucket/threads.ts";
-import { cleanCodeLine, cleanText } from "../../bitbucket/untrusted_text.ts";
+import { cleanCodeLine, cleanText } from "../../bitbucket/text/untrusted_text.ts";
 import { isoDate, userOut, VIEW_VERSION } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import type { DiffView } from "./_view_shape.ts";
 import type { Target } from "./_pull_request_view.ts";
 

@@ -1,6 +1,6 @@
 /** What a view of each kind reads, loaded on the first view so start-up and listing load none of it. */
-import type { BitbucketClient } from "../../bitbucket/client.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import type { View } from "./_view_shape.ts";
 import { pullRequestView } from "./_pull_request_view.ts";
 import { diffView } from "./_diff_view.ts";

@@ -4,11 +4,11 @@
  * while get_build_summary is exposed.
  */
 import type { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { BuildStats } from "../../bitbucket/entities/build.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { collectPages } from "../../bitbucket/transport/paging.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { pullRequestSummary, VIEW_VERSION } from "../kit/mod.ts";
 import type { PullRequestsView } from "./_view_shape.ts";
 

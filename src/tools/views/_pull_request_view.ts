@@ -4,16 +4,16 @@
  * builds of its head commit, its merge checks and its open task count.
  */
 import type { z } from "../../deps/zod.ts";
-import type { BitbucketClient } from "../../bitbucket/client.ts";
+import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { BuildStatus } from "../../bitbucket/entities/build.ts";
 import { Mergeability } from "../../bitbucket/entities/pull_request.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
-import { collectPages } from "../../bitbucket/paging.ts";
-import { apiPath } from "../../bitbucket/path.ts";
+import { collectPages } from "../../bitbucket/transport/paging.ts";
+import { apiPath } from "../../bitbucket/transport/path.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
-import { cleanText } from "../../bitbucket/untrusted_text.ts";
+import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
 import { pullRequestOut, VIEW_VERSION } from "../kit/mod.ts";
-import { visibleId } from "../../bitbucket/visible_id.ts";
+import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import type { PullRequestView } from "./_view_shape.ts";
 
 /** The most builds and open tasks a view reads. */

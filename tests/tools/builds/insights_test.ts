@@ -1,10 +1,17 @@
 /**
- * The Code Insights writes of src/tools/builds/insights.ts: a report with its
- * data, its annotations and its deletion, at the commit's full id, and the
- * refusal of a report another user or app created.
+ * Code Insights in src/tools/builds/insights.ts: the reports on a commit and
+ * their annotations as read (filtered and paged here), and the writes: a
+ * report with its data, its annotations and its deletion, at the commit's
+ * full id, and the refusal of a report another user or app created.
  */
 import assert from "node:assert/strict";
-import { builds, BUILT, LINT_REPORT } from "../../../testing/cases/builds.ts";
+import {
+  builds,
+  BUILT,
+  FIRST_ANNOTATION,
+  LINT_REPORT,
+  PR_42_HEAD,
+} from "../../../testing/cases/builds.ts";
 import { connect, firstText } from "../../../testing/harness.ts";
 
 const CREATE = builds.toolArguments.create_code_insights_report!;
@@ -224,4 +231,111 @@ Deno.test("the insights writes are safe writes: they run without asking, and --r
   const readable = (await readOnly.client.listTools()).tools.map((t) => t.name);
   assert.ok(!readable.includes("create_code_insights_report"));
   assert.ok(readable.includes("list_code_insights_reports"));
+});
+
+// --- reading reports and annotations ----------------------------------------
+
+const REPO = "/api/latest/projects/PROJ/repos/web";
+
+Deno.test("list_code_insights_reports gives each report's verdict, reporter, link and data", async () => {
+  await using h = await connect({ routes: builds.routes });
+  const result = await h.client.callTool({
+    name: "list_code_insights_reports",
+    arguments: { project: "PROJ", repo: "web", commit_id: BUILT },
+  });
+  const { reports } = result.structuredContent as { reports: Record<string, unknown>[] };
+  assert.deepEqual(reports.map((r) => [r.key, r.title, r.result]), [
+    ["com.example.sonar", "SonarQube", "FAIL"],
+    ["com.example.depcheck", "Dependency audit", undefined],
+  ]);
+  const sonar = reports[0]!;
+  assert.equal(sonar.reporter, "SonarQube 10.4");
+  assert.equal(sonar.link, "https://sonar.example.com/dashboard?id=web&branch=main");
+  assert.match(String(sonar.details), /quality gate failed/);
+  assert.deepEqual(sonar.data, [
+    { title: "Bugs", type: "NUMBER", value: 2 },
+    { title: "Coverage on new code", type: "PERCENTAGE", value: 71.3 },
+    { title: "Safe to merge?", type: "BOOLEAN", value: false },
+    {
+      title: "Quality gate",
+      type: "LINK",
+      value: { linktext: "Failed", href: "https://sonar.example.com/dashboard?id=web&branch=main" },
+    },
+  ]);
+  assert.ok(!("logoUrl" in sonar), "the logo is dropped");
+});
+
+const ANNOTATIONS = `/insights/latest/projects/PROJ/repos/web/commits/${PR_42_HEAD}/annotations`;
+const ON_HEAD = { project: "PROJ", repo: "web", commit_id: PR_42_HEAD };
+
+/** Calls list_code_insights_annotations and gives what a user sees: the findings, paging, requests. */
+async function annotations(args: Record<string, unknown>, routes = builds.routes) {
+  await using h = await connect({ routes });
+  const result = await h.client.callTool({
+    name: "list_code_insights_annotations",
+    arguments: args,
+  });
+  assert.notEqual(result.isError, true, firstText(result));
+  const out = result.structuredContent as {
+    annotations: Record<string, unknown>[];
+    isLastPage: boolean;
+    nextPageStart?: number;
+  };
+  return { out, requests: h.fixture.requests.map((r) => ({ path: r.path, query: r.query })) };
+}
+
+Deno.test("list_code_insights_annotations gives each finding's report, place, severity, type, message and link", async () => {
+  const { out, requests } = await annotations(ON_HEAD);
+  assert.deepEqual(requests, [{ path: ANNOTATIONS, query: {} }]);
+  assert.deepEqual(out.annotations[0], FIRST_ANNOTATION);
+  assert.deepEqual(out.annotations.map((a) => [a.path, a.line]), [
+    ["src/login/validate.ts", 3],
+    ["src/login/validate.ts", 7],
+    ["src/login/form.ts", 16],
+  ]);
+  assert.equal(out.isLastPage, true);
+});
+
+const annotationFilters: {
+  args: Record<string, unknown>;
+  query: Record<string, string>;
+  lines: number[];
+}[] = [
+  { args: { report_key: "com.example.eslint" }, query: { key: "com.example.eslint" }, lines: [16] },
+  {
+    args: { path: "src/login/validate.ts" },
+    query: { path: "src/login/validate.ts" },
+    lines: [3, 7],
+  },
+  { args: { severity: "low" }, query: { severity: "LOW" }, lines: [7] },
+];
+for (const c of annotationFilters) {
+  Deno.test(`list_code_insights_annotations sends ${JSON.stringify(c.args)} and filters again on what comes back`, async () => {
+    // The fixture answers every finding, as a server ignoring the filter would.
+    const { out, requests } = await annotations({ ...ON_HEAD, ...c.args });
+    assert.deepEqual(requests, [{ path: ANNOTATIONS, query: c.query }]);
+    assert.deepEqual(out.annotations.map((a) => a.line), c.lines);
+  });
+}
+
+Deno.test("list_code_insights_annotations pages the findings itself: Bitbucket sends them in one list", async () => {
+  const first = await annotations({ ...ON_HEAD, limit: 2 });
+  assert.deepEqual(first.out.annotations.map((a) => a.line), [3, 7]);
+  assert.equal(first.out.isLastPage, false);
+  assert.equal(first.out.nextPageStart, 2);
+  const rest = await annotations({ ...ON_HEAD, limit: 2, start: 2 });
+  assert.deepEqual(rest.out.annotations.map((a) => a.line), [16]);
+  assert.equal(rest.out.isLastPage, true);
+});
+
+Deno.test("list_code_insights_annotations looks up an abbreviated id's full id first", async () => {
+  const { requests } = await annotations({ ...ON_HEAD, commit_id: "a3c7e0f" }, [
+    {
+      method: "GET",
+      path: `${REPO}/commits/a3c7e0f`,
+      body: { id: PR_42_HEAD, displayId: "a3c7e0f" },
+    },
+    ...builds.routes,
+  ]);
+  assert.deepEqual(requests.map((r) => r.path), [`${REPO}/commits/a3c7e0f`, ANNOTATIONS]);
 });

@@ -11,7 +11,7 @@ import { CATALOGUE } from "../../../src/tools/catalogue.ts";
 import { defineTool, READ_ONLY, type ToolSpec } from "../../../src/tools/kit/define.ts";
 import { OUTSIDE_KEY, REACHES } from "../../../src/tools/kit/reach.ts";
 import { MANIFEST_TOOLS } from "../../../src/tools/manifest.ts";
-import { BitbucketClient } from "../../../src/bitbucket/client.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
 
 /** A tool's spec but its reach, for the tests that get the reach wrong. */
 const body = {

@@ -6,8 +6,8 @@ import type {
   RequiredBuildCondition,
 } from "../../../bitbucket/entities/build.ts";
 import type { InsightReport } from "../../../bitbucket/entities/insights.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 
 /** A build status on a commit. */

@@ -5,7 +5,7 @@
  */
 import { z } from "../../../deps/zod.ts";
 import type { Comment } from "../../../bitbucket/entities/pull_request_comment.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
 import { DateOut, isoDate } from "./date.ts";
 import { UserOut, userOut } from "./user.ts";
 

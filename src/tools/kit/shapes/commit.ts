@@ -1,8 +1,8 @@
 /** A commit as tools return it. */
 import { z } from "../../../deps/zod.ts";
 import type { Commit } from "../../../bitbucket/entities/commit.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 
 /** A commit's author or committer. */

@@ -7,7 +7,7 @@ import {
   HiddenCharactersOut,
   hiddenNote,
 } from "./hidden.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 
 /** A unified diff, whole or cut at `max_bytes`. */
 export const DiffOut = z.object({

@@ -8,7 +8,7 @@ import {
   HiddenCharactersOut,
   hiddenNote,
 } from "./hidden.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 
 /** A text file read at a commit, whole or a window of its lines. */
 export const FileOut = z.object({

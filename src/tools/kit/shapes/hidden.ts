@@ -5,7 +5,7 @@
  * its text block.
  */
 import { z } from "../../../deps/zod.ts";
-import { hiddenCharacterLines } from "../../../bitbucket/untrusted_text.ts";
+import { hiddenCharacterLines } from "../../../bitbucket/text/untrusted_text.ts";
 
 /** The most line numbers listed; `count` says how many lines there are in all. */
 export const MAX_HIDDEN_LINES = 100;

@@ -1,6 +1,6 @@
 /** The paging facts beside every listed collection, and the builders that put them there. */
 import { z } from "../../../deps/zod.ts";
-import type { Collected } from "../../../bitbucket/paging.ts";
+import type { Collected } from "../../../bitbucket/transport/paging.ts";
 
 /** Where a listing stopped: passed back as `start` to continue. */
 export const PageFacts = z.object({

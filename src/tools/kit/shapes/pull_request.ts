@@ -9,8 +9,8 @@ import {
   type PullRequestRef,
   type PullRequestSettings,
 } from "../../../bitbucket/entities/pull_request.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 import { DateOut, isoDate } from "./date.ts";
 import { UserOut, userOut } from "./user.ts";
 

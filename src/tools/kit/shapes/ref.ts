@@ -1,7 +1,7 @@
 /** Branches and tags as tools return them, their names made visible (`visibleId`). */
 import { z } from "../../../deps/zod.ts";
 import type { Branch, Tag } from "../../../bitbucket/entities/ref.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 
 /** A ref by its names and the commit it points at. */
 export const RefTipOut = z.object({

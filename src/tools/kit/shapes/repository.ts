@@ -1,8 +1,8 @@
 /** Projects and repositories as tools return them. */
 import { z } from "../../../deps/zod.ts";
 import type { Project, Repository } from "../../../bitbucket/entities/repository.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 
 /** A project. */
 export const ProjectOut = z.object({

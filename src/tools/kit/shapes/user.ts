@@ -1,8 +1,8 @@
 /** A person as tools return them. */
 import { z } from "../../../deps/zod.ts";
 import type { ApplicationUser } from "../../../bitbucket/entities/user.ts";
-import { cleanText } from "../../../bitbucket/untrusted_text.ts";
-import { visibleId } from "../../../bitbucket/visible_id.ts";
+import { cleanText } from "../../../bitbucket/text/untrusted_text.ts";
+import { visibleId } from "../../../bitbucket/text/visible_id.ts";
 
 /** A Bitbucket user by username and display name. */
 export const UserOut = z.object({

@@ -4,8 +4,8 @@
  * written for a model to act on: the failed request, then details after a colon.
  */
 import { type Advice, NEUTRAL_HINTS } from "./advice.ts";
-import { cleanText } from "./untrusted_text.ts";
-import { quotedId } from "./visible_id.ts";
+import { cleanText } from "../text/untrusted_text.ts";
+import { quotedId } from "../text/visible_id.ts";
 
 /** What went wrong, in a closed vocabulary; {@link kindForStatus} maps HTTP statuses onto it. */
 export type BitbucketErrorKind =

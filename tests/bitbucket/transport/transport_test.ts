@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
-import { apiPath, segments, UnsafePathError } from "../../src/bitbucket/path.ts";
-import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
-import { TEST_TOKEN } from "../../testing/harness.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
+import { apiPath, segments, UnsafePathError } from "../../../src/bitbucket/transport/path.ts";
+import { startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
+import { TEST_TOKEN } from "../../../testing/harness.ts";
 
 const Any = z.unknown();
 

@@ -3,17 +3,17 @@
  * holds, that every error says the status and keeps what it wraps as `cause`,
  * `during`, and the advice keys whose words the embedding program supplies.
  */
-import { multipartBody } from "../../src/bitbucket/multipart.ts";
+import { multipartBody } from "../../../src/bitbucket/transport/multipart.ts";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { NEUTRAL_HINTS } from "../../src/bitbucket/advice.ts";
-import { basePath, restPrefix } from "../../src/bitbucket/base_path.ts";
-import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
-import { collectPages } from "../../src/bitbucket/paging.ts";
-import { CLI_HINTS } from "../../src/cli/hints.ts";
-import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
-import { TEST_TOKEN } from "../../testing/harness.ts";
+import { NEUTRAL_HINTS } from "../../../src/bitbucket/transport/advice.ts";
+import { basePath, restPrefix } from "../../../src/bitbucket/transport/base_path.ts";
+import { BitbucketClient, type BitbucketClientOptions } from "../../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
+import { collectPages } from "../../../src/bitbucket/transport/paging.ts";
+import { CLI_HINTS } from "../../../src/cli/hints.ts";
+import { type Route, startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
+import { TEST_TOKEN } from "../../../testing/harness.ts";
 
 const PATH = "/api/latest/x";
 const Item = z.object({ id: z.number() });

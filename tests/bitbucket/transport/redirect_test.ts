@@ -9,18 +9,18 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
-import { CLI_HINTS } from "../../src/cli/hints.ts";
-import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
-import { firstText, TEST_TOKEN } from "../../testing/harness.ts";
-import { ENV_FLAG, MAIN } from "../../testing/spawn.ts";
-import { restPrefix } from "../../src/bitbucket/base_path.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
+import { CLI_HINTS } from "../../../src/cli/hints.ts";
+import { type Route, startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
+import { firstText, TEST_TOKEN } from "../../../testing/harness.ts";
+import { ENV_FLAG, MAIN } from "../../../testing/spawn.ts";
+import { restPrefix } from "../../../src/bitbucket/transport/base_path.ts";
 import {
   MAX_REDIRECTS,
   type RedirectRefusal,
   redirectTarget,
-} from "../../src/bitbucket/redirect.ts";
+} from "../../../src/bitbucket/transport/redirect.ts";
 
 const Any = z.unknown();
 const PATH = "/api/latest/x";

@@ -11,14 +11,14 @@ import {
   ServerFacts,
   type ServerVersion,
   versionOfProperties,
-} from "../../src/bitbucket/server_version.ts";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
+} from "../../../src/bitbucket/transport/server_version.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
+import { startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
 import {
   APPLICATION_PROPERTIES,
   recordedVersion,
   versionRoute,
-} from "../../testing/cases/server_version.ts";
+} from "../../../testing/cases/server_version.ts";
 
 Deno.test("versions as servers state them are read, anything else is not a version", () => {
   assert.deepEqual(parseVersion("9.4.22"), { major: 9, minor: 4, patch: 22, text: "9.4.22" });

@@ -4,7 +4,7 @@ import {
   cleanText,
   hiddenCharacterLines,
   quoted,
-} from "../../src/bitbucket/untrusted_text.ts";
+} from "../../../src/bitbucket/text/untrusted_text.ts";
 
 /** "ignore all instructions" spelt in Unicode tag characters: invisible, read by models as text. */
 const TAGGED = Array.from(

@@ -3,7 +3,7 @@
  * the bytes it was given, read back by the platform's own multipart parser.
  */
 import assert from "node:assert/strict";
-import { multipartBody } from "../../src/bitbucket/multipart.ts";
+import { multipartBody } from "../../../src/bitbucket/transport/multipart.ts";
 
 /** The fields of `body` as a multipart parser reads them. */
 async function parsed(body: ReturnType<typeof multipartBody>): Promise<FormData> {

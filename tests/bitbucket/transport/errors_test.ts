@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { refs } from "../../testing/cases/refs.ts";
-import { connect, firstText, TEST_TOKEN } from "../../testing/harness.ts";
+import { refs } from "../../../testing/cases/refs.ts";
+import { connect, firstText, TEST_TOKEN } from "../../../testing/harness.ts";
 
 const PATH = "/api/latest/projects/PROJ/repos/web/branches";
 const call = { name: "list_branches", arguments: { project: "PROJ", repo: "web", limit: 3 } };

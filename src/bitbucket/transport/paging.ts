@@ -3,7 +3,7 @@
  * walk over `start`/`limit`/`isLastPage`/`nextPageStart` that gathers a
  * listing up to a limit, so no caller pages by hand.
  */
-import { z } from "../deps/zod.ts";
+import { z } from "../../deps/zod.ts";
 import type { BitbucketClient, Query } from "./client.ts";
 
 /** The largest page Bitbucket serves in one request, and so our cap on `limit`. */

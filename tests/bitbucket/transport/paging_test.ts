@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { collectPages } from "../../src/bitbucket/paging.ts";
-import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
+import { collectPages } from "../../../src/bitbucket/transport/paging.ts";
+import { type Route, startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
 
 const ITEMS = Array.from({ length: 7 }, (_, i) => ({ id: i }));
 const Item = z.object({ id: z.number() });

@@ -10,7 +10,7 @@ import {
   clientAuthFailure,
   clientAuthPage,
   handshakeDetail,
-} from "../../src/bitbucket/client_auth.ts";
+} from "../../../src/bitbucket/transport/client_auth.ts";
 
 const REQUIRED = "received fatal alert: CertificateRequired";
 const UNKNOWN_CA = "received fatal alert: UnknownCA";

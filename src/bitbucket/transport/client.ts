@@ -4,7 +4,7 @@
  * travels (origin, redirects, retries, timeout) is `transport.ts`; how its
  * answer is read (size cap, HTML, JSON, error bodies, schema) is `response.ts`.
  */
-import type { z } from "../deps/zod.ts";
+import type { z } from "../../deps/zod.ts";
 import type { ClientCertificate } from "./client_auth.ts";
 import type { MultipartBody } from "./multipart.ts";
 import { type Hints, type HintTable, hintTable } from "./advice.ts";

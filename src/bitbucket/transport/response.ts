@@ -4,7 +4,7 @@
  * {@link BitbucketError} with Bitbucket's own messages, and a body checked
  * against its entity schema. Every error names the request and the status.
  */
-import type { z } from "../deps/zod.ts";
+import type { z } from "../../deps/zod.ts";
 import type { HintTable } from "./advice.ts";
 import { declaredLength, isHtml, MAX_ERROR_BODY_BYTES, readAtMost } from "./body.ts";
 import { clientAuthPage } from "./client_auth.ts";

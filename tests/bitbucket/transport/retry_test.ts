@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient, type BitbucketClientOptions } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
-import { DEFAULT_RETRY, nextDelay, retryAfterMs } from "../../src/bitbucket/retry.ts";
-import { refs } from "../../testing/cases/refs.ts";
-import { type Route, startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
-import { connect, firstText, TEST_TOKEN } from "../../testing/harness.ts";
+import { BitbucketClient, type BitbucketClientOptions } from "../../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
+import { DEFAULT_RETRY, nextDelay, retryAfterMs } from "../../../src/bitbucket/transport/retry.ts";
+import { refs } from "../../../testing/cases/refs.ts";
+import { type Route, startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
+import { connect, firstText, TEST_TOKEN } from "../../../testing/harness.ts";
 
 const Any = z.unknown();
 const PATH = "/api/latest/x";

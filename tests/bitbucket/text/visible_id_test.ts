@@ -6,8 +6,8 @@ import {
   realId,
   visibleId,
   visibleText,
-} from "../../src/bitbucket/visible_id.ts";
-import { cleanText } from "../../src/bitbucket/untrusted_text.ts";
+} from "../../../src/bitbucket/text/visible_id.ts";
+import { cleanText } from "../../../src/bitbucket/text/untrusted_text.ts";
 
 /** A branch name hiding a right-to-left override, a zero-width space and a Unicode tag ("A"). */
 const HOSTILE = "feature/\u202Efix\u200B\u{E0041}";

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient } from "../../src/bitbucket/client.ts";
-import { BitbucketError } from "../../src/bitbucket/errors.ts";
-import { parseFlags } from "../../src/cli/flags.ts";
-import { CLI_HINTS } from "../../src/cli/hints.ts";
-import { StartupError } from "../../src/config.ts";
-import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
-import { connect, firstText, TEST_TOKEN } from "../../testing/harness.ts";
-import { RawStdioSession, stdioServerParams } from "../support/stdio_server.ts";
+import { BitbucketClient } from "../../../src/bitbucket/transport/client.ts";
+import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
+import { parseFlags } from "../../../src/cli/flags.ts";
+import { CLI_HINTS } from "../../../src/cli/hints.ts";
+import { StartupError } from "../../../src/config.ts";
+import { startFixtureBitbucket } from "../../../testing/fixture_bitbucket.ts";
+import { connect, firstText, TEST_TOKEN } from "../../../testing/harness.ts";
+import { RawStdioSession, stdioServerParams } from "../../support/stdio_server.ts";
 
 const Any = z.unknown();
 const PATH = "/api/latest/x";
