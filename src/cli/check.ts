@@ -10,7 +10,10 @@ import { basePath, restPrefix } from "../bitbucket/transport/base_path.ts";
 import { isHtml } from "../bitbucket/transport/body.ts";
 import { BitbucketClient } from "../bitbucket/transport/client.ts";
 import { BitbucketError } from "../bitbucket/transport/errors.ts";
-import { APPLICATION_PROPERTIES_PATH, parseVersion } from "../bitbucket/transport/server_version.ts";
+import {
+  APPLICATION_PROPERTIES_PATH,
+  parseVersion,
+} from "../bitbucket/transport/server_version.ts";
 import { tokenUser } from "../bitbucket/token_user.ts";
 import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../config.ts";
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";

@@ -5,7 +5,11 @@
  */
 import { isHtml } from "../bitbucket/transport/body.ts";
 import type { BitbucketError } from "../bitbucket/transport/errors.ts";
-import { clientAuthFailure, clientAuthPage, handshakeDetail } from "../bitbucket/transport/client_auth.ts";
+import {
+  clientAuthFailure,
+  clientAuthPage,
+  handshakeDetail,
+} from "../bitbucket/transport/client_auth.ts";
 import { innermostMessage, isTlsFailure } from "../bitbucket/transport/fetch_failure.ts";
 import { CLI_HINTS } from "./hints.ts";
 

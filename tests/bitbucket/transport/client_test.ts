@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { NEUTRAL_HINTS } from "../../../src/bitbucket/transport/advice.ts";
 import { basePath, restPrefix } from "../../../src/bitbucket/transport/base_path.ts";
-import { BitbucketClient, type BitbucketClientOptions } from "../../../src/bitbucket/transport/client.ts";
+import {
+  BitbucketClient,
+  type BitbucketClientOptions,
+} from "../../../src/bitbucket/transport/client.ts";
 import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
 import { collectPages } from "../../../src/bitbucket/transport/paging.ts";
 import { CLI_HINTS } from "../../../src/cli/hints.ts";

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BitbucketClient, type BitbucketClientOptions } from "../../../src/bitbucket/transport/client.ts";
+import {
+  BitbucketClient,
+  type BitbucketClientOptions,
+} from "../../../src/bitbucket/transport/client.ts";
 import { BitbucketError } from "../../../src/bitbucket/transport/errors.ts";
 import { DEFAULT_RETRY, nextDelay, retryAfterMs } from "../../../src/bitbucket/transport/retry.ts";
 import { refs } from "../../../testing/cases/refs.ts";
