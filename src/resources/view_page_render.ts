@@ -16,6 +16,9 @@ export const VIEW_SOURCES = {
     "src/resources/view/bridge.js",
     "src/resources/view/dom.js",
     "src/resources/view/kinds.js",
+    "src/resources/view/threads.js",
+    "src/resources/view/form.js",
+    "src/resources/view/live.js",
     "src/resources/view/view.js",
   ],
 } as const;

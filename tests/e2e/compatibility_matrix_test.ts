@@ -182,8 +182,10 @@ async function exercise(row: MatrixRow, session: Session): Promise<void> {
   const called = await callEveryTool(async (name, args) => {
     const result = await session.callTool({ name, arguments: args }) as {
       structuredContent?: unknown;
+      isError?: unknown;
     };
-    if (result.structuredContent !== undefined) structured++;
+    // A refusal (only the view's own submit, to a client without views: callEveryTool checks) has none.
+    if (result.structuredContent !== undefined || result.isError === true) structured++;
     return result;
   });
   assert.equal(called, CATALOGUE.length);

@@ -3,6 +3,7 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { MAX_FILE_BYTES } from "../../src/tools/source/commit_file.ts";
 import { ALL_ROUTES, toolArguments } from "../../testing/cases/mod.ts";
+import { APPLICATION_PROPERTIES } from "../../testing/cases/server_version.ts";
 import { connect, firstText } from "../../testing/harness.ts";
 import {
   HOSTILE_VALUES,
@@ -99,6 +100,8 @@ Deno.test("fuzz: hostile arguments never crash the server or reach another endpo
     const owned = ownedPathPatterns({
       args: contract.args,
       requests: [
+        // Any tool may read the server's version, once per server, before a gated feature.
+        { method: "GET" as const, path: APPLICATION_PROPERTIES },
         ...contract.requests,
         ...(ALSO_OWNS[tool.name] ?? []).map((path) => ({
           method: "GET" as const,

@@ -1,8 +1,8 @@
-// The bitbucket-mcp view, part 3 of 4:
-// the kinds: a pull request, a diff, a list, and their buttons.
-// `deno task view-page` joins bridge.js, dom.js, kinds.js and view.js, in
-// that order, into the page's one strict script (one function scope): what
-// one part defines, the others use.
+// The bitbucket-mcp view, part 3 of 7:
+// actions through the host, and the kinds that look: a pull request, a diff, a list.
+// `deno task view-page` joins the parts, in view.html's order, into the
+// page's one strict script (one function scope): what one part defines, the
+// others use.
 // deno-lint-ignore-file no-unused-vars
 // --- actions through the host ----------------------------------------------
 
@@ -11,9 +11,10 @@ function say(text) {
   if (status) status.textContent = text;
 }
 
-/** A button calling one of the server's tools through the host; absent when the host proxies none. */
-function action(name, label, run) {
+/** A button running `run`; with `tool`, drawn only while the view says that tool is exposed. */
+function action(name, label, run, tool) {
   if (!host.serverTools) return null;
+  if (tool && !(current?.actions ?? []).includes(tool)) return null;
   const button = el("button", { action: name }, label);
   button.type = "button";
   button.addEventListener("click", async () => {
@@ -45,7 +46,7 @@ function reviewerWith(tag, r) {
     { reviewer: r.name, status: r.status },
     who(r),
     " ",
-    el("span", { class: "badge" }, r.status),
+    r.status ? el("span", { class: "badge" }, r.status) : null,
   );
 }
 
@@ -54,9 +55,16 @@ function listOr(items, item, none) {
   return items.length ? el("ul", {}, items.map(item)) : el("p", { class: "muted" }, none);
 }
 
-/** Asks the server for a view and draws it here. */
-async function showHere(tool, args) {
+/** Asks the server for a view and draws it here; then shows file `focus` of a diff. */
+async function showHere(tool, args, focus) {
   drawResult(await callTool(tool, args));
+  const file = [...root.querySelectorAll("section[data-file]")].find((s) =>
+    s.dataset.file === focus
+  );
+  if (file) {
+    file.classList.add("focus");
+    file.scrollIntoView();
+  }
 }
 
 function argsOf(view) {
@@ -66,17 +74,51 @@ function argsOf(view) {
   return args;
 }
 
-/** Draws pull request `id` of `view`'s repository in place of `view`. */
-function showPullRequest(view, id) {
-  return showHere("show", {
-    kind: "pull_request",
-    project: view.project,
-    repo: view.repo,
-    pr_id: id,
-  });
+/** The view drawn anew, in place (the page's own refresh). */
+const refresh = () => showHere("refresh_view", argsOf(current));
+
+/** Draws `kind` of pull request `id` of `view`'s repository in place of `view`. */
+function showPullRequest(view, id, kind = "pull_request", focus) {
+  const args = { kind, project: view.project, repo: view.repo, pr_id: id };
+  return showHere("show", args, focus);
 }
 
-// --- the kinds ----------------------------------------------------------------
+/** A button opening `kind` of `view`'s pull request, drawn only while the server offers that kind. */
+function opens(view, kind, label, name = `open-${kind}`) {
+  if (!(view.kinds ?? []).includes(kind)) return null;
+  return action(name, label, () => showPullRequest(view, view.pullRequest.id, kind));
+}
+
+/** A button that runs `write`, tells the model `line`, and draws the view anew. */
+function writes(name, label, tool, write, line) {
+  return action(name, label, async () => {
+    await write();
+    tell(line);
+    await refresh();
+    say(line.replace(/^You /, "Done: you "));
+  }, tool);
+}
+
+/**
+ * A text box and its button; `send(text)` runs with its text, which it then
+ * clears. `folded`: behind its label until opened (a reply under each thread).
+ */
+function composer(name, label, placeholder, send, folded = false) {
+  const box = el("textarea", { field: name });
+  box.placeholder = placeholder;
+  box.rows = 3;
+  const button = action(name, folded ? "Send" : label, async () => {
+    if (box.value.trim() === "") return say("Write something first.");
+    await send(box.value);
+    box.value = "";
+  }, "add_pr_comment");
+  if (!button) return null;
+  return folded
+    ? el("details", { class: "composer" }, el("summary", {}, label), box, button)
+    : el("div", { class: "composer" }, box, button);
+}
+
+// --- looking: a pull request, a diff, a list -----------------------------------
 
 function header(view, title) {
   return el(
@@ -87,9 +129,13 @@ function header(view, title) {
   );
 }
 
+const statusRow = (...buttons) =>
+  el("div", { class: "row" }, buttons, el("span", { field: "status", class: "muted" }));
+
 function drawPullRequest(view) {
   const pr = view.pullRequest;
   const args = { project: view.project, repo: view.repo, pr_id: pr.id };
+  const review = (verdict) => () => callTool("submit_pr_review", { ...args, action: verdict });
   const parts = [
     header(view, `#${pr.id} ${pr.title}`),
     el(
@@ -154,19 +200,45 @@ function drawPullRequest(view) {
     const t = view.tasks;
     parts.push(el("p", { field: "tasks" }, `${t.open}${t.complete ? "" : "+"} open task(s)`));
   }
+  if (view.changes) {
+    const { files, complete } = view.changes;
+    parts.push(el("h2", {}, `Files (${files.length}${complete ? "" : "+"})`));
+    parts.push(listOr(files, (f) =>
+      el(
+        "li",
+        { change: f.path, type: f.type },
+        action("open-file", f.srcPath ? `${f.srcPath} → ${f.path}` : f.path, () =>
+          showPullRequest(view, pr.id, "diff", f.path)) ?? f.path,
+        " ",
+        el("span", { class: "badge" }, f.type),
+      ), "No files changed."));
+  }
   parts.push(
-    el(
-      "div",
-      { class: "row" },
-      action("approve", "Approve", async () => {
-        await callTool("submit_pr_review", { ...args, action: "APPROVE" });
-        await showHere("refresh_view", argsOf(view));
-        say("Approved.");
-      }),
-      action("open-diff", "Open the diff", () => showHere("show", { ...args, kind: "diff" })),
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
+    statusRow(
+      writes(
+        "approve",
+        "Approve",
+        "submit_pr_review",
+        review("APPROVE"),
+        `You approved #${pr.id}`,
+      ),
+      writes(
+        "needs-work",
+        "Request changes",
+        "submit_pr_review",
+        review("NEEDS_WORK"),
+        `You asked for changes on #${pr.id}`,
+      ),
+      opens(view, "diff", "Open the diff"),
+      opens(view, "threads", "Threads"),
+      action("refresh", "Refresh", refresh),
     ),
+    composer("comment", "Comment", "A comment on the pull request (Markdown)", async (text) => {
+      await callTool("add_pr_comment", { ...args, text });
+      tell(`You commented on #${pr.id}`);
+      await refresh();
+      say("Commented.");
+    }),
   );
   return parts;
 }
@@ -196,6 +268,18 @@ function threadBox(thread) {
 const threadKey = (t) =>
   `${t.fileType === "FROM" || t.lineType === "REMOVED" ? "old" : "new"}:${t.line}`;
 
+/** A diff line as a table row, its numbers kept for the selection. */
+function lineRow(line) {
+  const sign = line.type === "ADDED" ? "+" : line.type === "REMOVED" ? "-" : " ";
+  return el(
+    "tr",
+    { lineType: line.type, old: line.old, new: line.new },
+    el("td", { class: "n" }, line.old ?? ""),
+    el("td", { class: "n" }, line.new ?? ""),
+    el("td", { class: "code" }, sign + line.text),
+  );
+}
+
 function drawFile(file) {
   const byLine = new Map();
   for (const t of file.threads) {
@@ -207,16 +291,7 @@ function drawFile(file) {
   for (const hunk of file.hunks) {
     table.append(el("tr", { class: "hunk" }, el("td", { colspan: 3 }, hunk.header)));
     for (const line of hunk.lines) {
-      const sign = line.type === "ADDED" ? "+" : line.type === "REMOVED" ? "-" : " ";
-      table.append(
-        el(
-          "tr",
-          { lineType: line.type },
-          el("td", { class: "n" }, line.old ?? ""),
-          el("td", { class: "n" }, line.new ?? ""),
-          el("td", {}, sign + line.text),
-        ),
-      );
+      table.append(lineRow(line));
       for (const key of [`old:${line.old}`, `new:${line.new}`]) {
         for (const t of byLine.get(key) ?? []) {
           table.append(el("tr", {}, el("td", { colspan: 3 }, threadBox(t))));
@@ -259,22 +334,21 @@ function drawDiff(view) {
   if (view.files.length === 0) {
     parts.push(el("p", { class: "muted" }, "The pull request changes nothing."));
   }
+  if (host.message && view.files.length) {
+    parts.push(el("p", { class: "muted" }, "Select lines to add them to the chat."));
+  }
   parts.push(view.files.map(drawFile));
   parts.push(
-    el(
-      "div",
-      { class: "row" },
-      action(
-        "open",
-        "Back to the pull request",
-        () => showPullRequest(view, pr.id),
-      ),
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
+    statusRow(
+      opens(view, "pull_request", "Back to the pull request", "open"),
+      opens(view, "threads", "Threads"),
+      action("refresh", "Refresh", refresh),
     ),
   );
   return parts;
 }
+
+const STATES = ["OPEN", "MERGED", "DECLINED", "ALL"];
 
 function drawList(view) {
   const rows = view.pullRequests.map((pr) => {
@@ -304,8 +378,16 @@ function drawList(view) {
       el("td", { field: "updated", class: "muted" }, when(pr.updatedDate ?? pr.createdDate)),
     );
   });
+  const states = STATES.map((s) =>
+    s === view.state ? el("strong", {}, s.toLowerCase()) : action(
+      `state-${s.toLowerCase()}`,
+      s.toLowerCase(),
+      () => showHere("refresh_view", { ...argsOf(view), state: s }),
+    )
+  );
   return [
     header(view, `Pull requests (${view.state.toLowerCase()})`),
+    el("div", { class: "row", field: "states" }, states),
     rows.length
       ? el(
         "table",
@@ -321,11 +403,6 @@ function drawList(view) {
       )
       : el("p", { class: "muted" }, "No pull requests."),
     view.isLastPage ? null : el("p", { class: "muted" }, "More pull requests exist than shown."),
-    el(
-      "div",
-      { class: "row" },
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
-    ),
+    statusRow(action("refresh", "Refresh", refresh)),
   ];
 }
