@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFixture } from "../../testing/fixture_bitbucket.ts";
 import { PR } from "../../testing/cases/pull_requests.ts";
 import { openView } from "../support/view_session.ts";
-import { leaks, pageErrors, press, screenshot, type, until } from "../support/view_checks.ts";
+import { leaks, pageErrors, press, screenshot, typeInto, until } from "../support/view_checks.ts";
 
 const PR_42 = { project: "PROJ", repo: "web", pr_id: 42 };
 const writes = (h: { fixture: { requests: { method: string; path: string; body?: unknown }[] } }) =>
@@ -52,7 +52,7 @@ Deno.test("view threads: a reply posted in place, a thread resolved, a task reso
   assert.deepEqual(writes(h), [], "drawing wrote nothing");
 
   const text = "Trimmed in the next push.";
-  await type(tab, `[data-thread="${withReplies.id}"] textarea[data-field="reply"]`, text);
+  await typeInto(tab, `[data-thread="${withReplies.id}"] textarea[data-field="reply"]`, text);
   await press(tab, `[data-thread="${withReplies.id}"] button[data-action="reply"]`);
   await until(() => writes(h).length === 1, "the reply");
   assert.deepEqual(writes(h)[0], ["POST", `${PR}/comments`, {
@@ -111,7 +111,7 @@ Deno.test("view pull request: its files open the diff at their place; Request ch
   assert.deepEqual(drawn, files.map((f) => f.path));
 
   const text = "Please add the test first.";
-  await type(tab, 'textarea[data-field="comment"]', text);
+  await typeInto(tab, 'textarea[data-field="comment"]', text);
   await press(tab, 'button[data-action="comment"]');
   await until(() => writes(h).length === 1, "the comment");
   assert.deepEqual(writes(h)[0], ["POST", `${PR}/comments`, { text }]);

@@ -12,7 +12,7 @@ import { readFixture } from "../../testing/fixture_bitbucket.ts";
 import { REPO, WEB } from "../../testing/cases/pull_requests.ts";
 import { versionRoute } from "../../testing/cases/server_version.ts";
 import { openView } from "../support/view_session.ts";
-import { leaks, pageErrors, press, screenshot, type, until } from "../support/view_checks.ts";
+import { leaks, pageErrors, press, screenshot, typeInto, until } from "../support/view_checks.ts";
 import { HOSTILE_HTML, hostileRoutes, PWNED } from "../support/hostile_view_routes.ts";
 
 const DRAFT = {
@@ -87,9 +87,9 @@ Deno.test("view form: the draft drawn with its default reviewers, edited, and su
 
   // The person edits: a new title, one default reviewer dropped, one reviewer added.
   const title = "Fix the typo on the login page";
-  await type(tab, '[data-input="title"]', title);
+  await typeInto(tab, '[data-input="title"]', title);
   await press(tab, `[data-field="reviewers"] li[data-reviewer="${defaults[1]}"] button`);
-  await type(tab, '[data-input="reviewer"]', "dlee");
+  await typeInto(tab, '[data-input="reviewer"]', "dlee");
   await tab.evaluate(
     `document.querySelector('[data-input="reviewer"]').dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }))`,
     "view",
@@ -126,14 +126,14 @@ Deno.test("view form: the draft drawn with its default reviewers, edited, and su
 Deno.test("view form: bad input is shown next to its field and nothing is sent", async () => {
   await using view = await openView({ args: DRAFT });
   const { tab, host, h } = view;
-  await type(tab, '[data-input="title"]', "   ");
-  await type(tab, '[data-input="to_branch"]', DRAFT.from_branch);
+  await typeInto(tab, '[data-input="title"]', "   ");
+  await typeInto(tab, '[data-input="to_branch"]', DRAFT.from_branch);
   await press(tab, 'button[data-action="create"]');
   const error = (field: string) =>
     tab.evaluate<string>(`document.querySelector('[data-error="${field}"]').textContent`, "view");
   assert.notEqual(await error("title"), "", "the empty title is named at its field");
   assert.notEqual(await error("to_branch"), "", "so is a target equal to the source");
-  await type(tab, '[data-input="to_branch"]', "no-such-branch");
+  await typeInto(tab, '[data-input="to_branch"]', "no-such-branch");
   await press(tab, 'button[data-action="create"]');
   assert.match(await error("to_branch"), /No such branch/);
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -226,4 +226,44 @@ Deno.test("view form: hostile text in every field, drafted or from Bitbucket, st
     assert.deepEqual(leaks(tab, view.server.url("/host.html")), []);
     assert.deepEqual(view.server.requests, ["GET /host.html"]);
   }
+});
+
+Deno.test("view form: an existing pull request edited in place is updated with the person's change alone, at the version shown", async () => {
+  await using view = await openView({
+    args: { kind: "pull_request_form", project: "PROJ", repo: "web", pr_id: 42 },
+  });
+  const { tab, host, h } = view;
+  const pr = JSON.parse(readFixture("pull_requests/pr-42.json"));
+  assert.equal(await tab.evaluate(value('[data-input="title"]'), "view"), pr.title);
+  assert.equal(
+    await tab.evaluate(`document.querySelector('[data-input="from_branch"]').readOnly`, "view"),
+    true,
+    "a pull request's source cannot change",
+  );
+  const title = `${pr.title} (v2)`;
+  await typeInto(tab, '[data-input="title"]', title);
+  await press(tab, 'button[data-action="update"]');
+  await until(() => h.fixture.requests.some((r) => r.method === "PUT"), "the update");
+  const submit = host.toolCalls.find((c) => c.name === "submit_pr_form");
+  assert.deepEqual(submit?.arguments, {
+    project: "PROJ",
+    repo: "web",
+    action: "update",
+    pr_id: pr.id,
+    version: pr.version,
+    title,
+  }, "only the title the person changed");
+  const put = h.fixture.requests.find((r) => r.method === "PUT")!;
+  assert.deepEqual(put.body, {
+    version: pr.version,
+    title,
+    description: pr.description,
+    reviewers: pr.reviewers.map((r: { user: { name: string } }) => ({
+      user: { name: r.user.name },
+    })),
+    toRef: { id: pr.toRef.id, repository: WEB },
+    draft: pr.draft ?? false,
+  }, "the rest as Bitbucket has it, untouched by the view's cleaning");
+  await until(() => host.modelContext.length > 0, "the line for the model");
+  assert.equal(host.modelContext.at(-1), `You updated pull request #${pr.id}`);
 });

@@ -37,7 +37,7 @@ export async function screenshot(tab: Tab, name: string): Promise<void> {
 }
 
 /** Types `value` into the view's field `selector` as a person does: its value, then input and change. */
-export function type(tab: Tab, selector: string, value: string): Promise<unknown> {
+export function typeInto(tab: Tab, selector: string, value: string): Promise<unknown> {
   return tab.evaluate(
     `(() => { const box = document.querySelector(${JSON.stringify(selector)});
       box.value = ${JSON.stringify(value)};

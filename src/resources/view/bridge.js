@@ -1,7 +1,7 @@
-// The bitbucket-mcp view, part 1 of 7:
+// The bitbucket-mcp view, part 1 of 8:
 // the host connection: MCP Apps over postMessage, theme and size.
-// `deno task view-page` joins the parts (bridge, dom, kinds, threads, form,
-// live, view), in view.html's order, into the page's one strict script (one
+// `deno task view-page` joins the parts (bridge, dom, actions, kinds, threads,
+// form, live, view), in view.html's order, into the page's one strict script (one
 // function scope): what one part defines, the others use.
 // deno-lint-ignore-file no-unused-vars
 const VERSION = 1;

@@ -1,4 +1,4 @@
-// The bitbucket-mcp view, part 2 of 7:
+// The bitbucket-mcp view, part 2 of 8:
 // building DOM from text: text nodes only, links through the host.
 // `deno task view-page` joins the parts, in view.html's order, into the
 // page's one strict script (one function scope): what one part defines, the

@@ -1,4 +1,4 @@
-// The bitbucket-mcp view, part 5 of 7:
+// The bitbucket-mcp view, part 6 of 8:
 // the pull request form: the model drafted it, the person edits every field
 // and submits it. Showing it wrote nothing; the submit calls the page's own
 // tool (submit_pr_form) with exactly what the form holds, once the page's

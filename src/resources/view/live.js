@@ -1,4 +1,4 @@
-// The bitbucket-mcp view, part 6 of 7:
+// The bitbucket-mcp view, part 7 of 8:
 // a view that keeps itself current, and that tells the model what happened.
 // While something is in motion (builds running, a pull request open) the
 // page calls refresh_view with the view's fingerprint: soon while things

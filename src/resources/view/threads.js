@@ -1,4 +1,4 @@
-// The bitbucket-mcp view, part 4 of 7:
+// The bitbucket-mcp view, part 5 of 8:
 // a pull request's comment threads, where the person replies, resolves and
 // reopens threads and resolves tasks, each through the server's own tools.
 // `deno task view-page` joins the parts, in view.html's order, into one script.

@@ -4,7 +4,7 @@
 // the host (ui/open-link), only on the Bitbucket origin the payload names;
 // buttons call the server's own tools through the host (tools/call).
 //
-// Part 7 of 7: drawing a result, and the start. `deno task view-page` joins
+// Part 8 of 8: drawing a result, and the start. `deno task view-page` joins
 // the parts, in view.html's order, into one script.
 // deno-lint-ignore-file no-unused-vars
 const KINDS = {

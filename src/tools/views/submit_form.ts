@@ -128,7 +128,6 @@ export const submitPrForm = defineTool({
   access: safeWrite(
     "opens a pull request, or edits one against the version the form showed, exactly as the person submitted it; it can be declined or edited back",
   ),
-  idempotent: false,
   input: SubmitArgs,
   output: z.object({ pullRequest: PullRequestOut }),
   choices: {
