@@ -90,6 +90,20 @@ Deno.test("view form: the draft drawn with its default reviewers, edited, and su
   await typeInto(tab, '[data-input="title"]', title);
   await press(tab, `[data-field="reviewers"] li[data-reviewer="${defaults[1]}"] button`);
   await typeInto(tab, '[data-input="reviewer"]', "dlee");
+  // Typing a name looks people up (find_users) and offers them to complete it.
+  await until(() => host.toolCalls.some((c) => c.name === "find_users"), "the lookup");
+  const found = (JSON.parse(readFixture("users/users.json")).values as { name: string }[])
+    .map((u) => u.name);
+  await tab.waitFor(
+    `[...document.querySelector('[data-input="reviewer"]').list.options].length === ${found.length}`,
+  );
+  assert.deepEqual(
+    await tab.evaluate(
+      `[...document.querySelector('[data-input="reviewer"]').list.options].map((o) => o.value)`,
+      "view",
+    ),
+    found,
+  );
   await tab.evaluate(
     `document.querySelector('[data-input="reviewer"]').dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }))`,
     "view",
