@@ -19,6 +19,9 @@ export interface DemoStep {
 /** Where the browser tests leave the picture of the pull request view (not committed). */
 export const VIEW_SCREENSHOT = "/tmp/bitbucket-mcp-view/pull_request.png";
 
+/** Where the browser tests leave the picture of the pull request form (not committed). */
+export const FORM_SCREENSHOT = "/tmp/bitbucket-mcp-view/pull_request_form.png";
+
 const REPO = { project: "PROJ", repo: "web" };
 
 /** The head commit of the pull request the session read, from get_pull_request's payload. */
@@ -62,5 +65,19 @@ export const SCRIPT: readonly DemoStep[] = [
     args: () => ({ kind: "pull_request", ...REPO, pr_id: 42 }),
     note:
       `a host that draws MCP Apps draws this payload; the browser tests' picture of it: ${VIEW_SCREENSHOT}`,
+  },
+  {
+    intent:
+      "Draft the follow-up pull request for the person to check and submit (the model drafts, the person decides)",
+    tool: "show",
+    args: () => ({
+      kind: "pull_request_form",
+      ...REPO,
+      title: "Fix the login typo",
+      description: "One word was wrong on the login page.",
+      from_branch: "hotfix/typo",
+    }),
+    note:
+      `a form beside the chat: nothing is written until the person presses Create; the browser tests' picture of it: ${FORM_SCREENSHOT}`,
   },
 ];

@@ -2,7 +2,8 @@
  * The audit log (`--audit-file`): one JSON line per tool call, appended and
  * flushed to disk before the result goes back, saying when, which tool, with
  * which arguments, what the person answered when asked, how it ended and
- * which Bitbucket requests it made. Over HTTP a line also names the caller by
+ * which Bitbucket requests it made; a call of a tool only a view calls says
+ * so (`via: "view"`). Over HTTP a line also names the caller by
  * a fingerprint of their token (never the token). A call of a write tool is
  * first recorded as `started` before anything reaches Bitbucket, so a write
  * never happens unrecorded: when that line cannot be written the call is
@@ -118,6 +119,8 @@ export interface AuditedCall {
   ctx: ServerContext;
   /** The tool can write: its start is recorded before it runs. */
   writes: boolean;
+  /** `view`: the tool is a view's own (`visibility: ["app"]`), so the person's press made the call. */
+  via?: "view";
 }
 
 /** What {@link audited} hands the call: where requests and the confirmation outcome go. */
@@ -208,8 +211,9 @@ export async function recordUnknownTool(
 }
 
 /** What every line of one call starts with: its id, tool, arguments and caller. */
-function headOf(call: AuditedCall): Promise<Record<string, unknown>> {
-  return headFor(call.tool, call.args, call.ctx.http?.authInfo);
+async function headOf(call: AuditedCall): Promise<Record<string, unknown>> {
+  const head = await headFor(call.tool, call.args, call.ctx.http?.authInfo);
+  return call.via === undefined ? head : { ...head, via: call.via };
 }
 
 async function headFor(

@@ -10,6 +10,7 @@
 import type { CallToolResult, StandardSchemaWithJSON } from "../deps/mcp.ts";
 import { type Registration, registrationOf } from "./sdk_registration.ts";
 import { audited, type AuditLog, recordRefusal } from "./audit.ts";
+import { isAppOnlyTool } from "../tools/kit/apps.ts";
 
 type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
 
@@ -33,11 +34,13 @@ export function auditRegistration(registration: Registration, log: AuditLog): Re
   const { name, config, callback } = registration;
   const checked = config.inputSchema["~standard"];
   const writes = config.annotations.readOnlyHint !== true;
+  // A tool only a view calls: its every line says the call came from a view, pressed by the person.
+  const via = isAppOnlyTool(config._meta) ? "view" as const : undefined;
   const inputSchema: StandardSchemaWithJSON = {
     "~standard": { ...checked, validate: (value: unknown) => ({ value }) },
   };
   return registrationOf(name, { ...config, inputSchema }, async (raw, ctx, connection, outer) => {
-    const call = { tool: name, args: raw, ctx, writes };
+    const call = { tool: name, args: raw, ctx, writes, via };
     const result = await checked.validate(raw);
     if (result.issues) {
       const refused = invalidArguments(name, result.issues);

@@ -15,7 +15,11 @@ export const VIEW_SOURCES = {
   js: [
     "src/resources/view/bridge.js",
     "src/resources/view/dom.js",
+    "src/resources/view/actions.js",
     "src/resources/view/kinds.js",
+    "src/resources/view/threads.js",
+    "src/resources/view/form.js",
+    "src/resources/view/live.js",
     "src/resources/view/view.js",
   ],
 } as const;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { PR_42_HEAD } from "../../testing/cases/builds.ts";
-import { VIEW_SCREENSHOT } from "../../testing/demo_script.ts";
+import { FORM_SCREENSHOT, VIEW_SCREENSHOT } from "../../testing/demo_script.ts";
 
 Deno.test("demo: deno task demo plays the scripted session against the sandbox; every call succeeds and names its payload", async () => {
   const { code, stdout, stderr } = await new Deno.Command("deno", {
@@ -32,6 +32,14 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
     ["get_pr_merge_status", { project: "PROJ", repo: "web", pr_id: 42 }],
     ["get_build_status", { commit_id: PR_42_HEAD }],
     ["show", { kind: "pull_request", project: "PROJ", repo: "web", pr_id: 42 }],
+    ["show", {
+      kind: "pull_request_form",
+      project: "PROJ",
+      repo: "web",
+      title: "Fix the login typo",
+      description: "One word was wrong on the login page.",
+      from_branch: "hotfix/typo",
+    }],
   ]);
   const payloads = [...out.matchAll(/^ {3}← payload: (.+)$/gm)].map((m) => m[1]);
   assert.deepEqual(payloads, [
@@ -41,6 +49,7 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
     "mergeStatus",
     "buildStatuses, isLastPage",
     "shown, view",
+    "shown, view",
   ]);
   assert.match(out, /title: "Validate the login form before submitting"/);
   assert.match(out, /│ diff --git /);
@@ -49,6 +58,10 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
   // The view is drawn (the demo's client declares MCP Apps), and the demo says where its picture is.
   assert.match(out, /shown: true/);
   assert.ok(out.includes(VIEW_SCREENSHOT), "the screenshot's path is printed");
+  // The form is drawn and nothing is written: the demo says so, and where its picture is.
+  assert.match(out, /kind: "pull_request_form"/);
+  assert.ok(out.includes(FORM_SCREENSHOT), "the form's screenshot's path is printed");
+  assert.doesNotMatch(out, /\(Bitbucket: (?:POST|PUT|DELETE) /, "the session wrote nothing");
   assert.match(out, new RegExp(`^✓ ${calls.length} calls succeeded in `, "m"));
   assert.doesNotMatch(out, /✗/);
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { APPLICATION_PROPERTIES } from "../../testing/cases/server_version.ts";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { MAX_FILE_BYTES } from "../../src/tools/source/commit_file.ts";
 import { ALL_ROUTES, toolArguments } from "../../testing/cases/mod.ts";
+import { APPLICATION_PROPERTIES } from "../../testing/cases/server_version.ts";
 import { connect, firstText } from "../../testing/harness.ts";
 import {
   HOSTILE_VALUES,
@@ -30,12 +30,7 @@ const REPO = "/api/latest/projects/PROJ/repos/web";
  */
 const ALSO_OWNS: Record<string, string[]> = {
   resolve_ref: [`${REPO}/tags`], // a name that is no branch is looked up among the tags
-  // with path: one file's comments; with resolved: the server's version first (needs 8.9)
-  list_pr_comments: [`${REPO}/pull-requests/{pr_id}/comments`, APPLICATION_PROPERTIES],
-  // a range or a draft flag needs a newer server: its version is read first
-  add_pr_comment: [APPLICATION_PROPERTIES],
-  create_pull_request: [APPLICATION_PROPERTIES],
-  update_pull_request: [APPLICATION_PROPERTIES],
+  list_pr_comments: [`${REPO}/pull-requests/{pr_id}/comments`], // with path: one file's comments
   list_code_insights_reports: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
   set_build_status: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
   list_code_insights_annotations: [`${REPO}/commits/{commit_id}`], // an abbreviated id is resolved first
@@ -105,6 +100,8 @@ Deno.test("fuzz: hostile arguments never crash the server or reach another endpo
     const owned = ownedPathPatterns({
       args: contract.args,
       requests: [
+        // Any tool may read the server's version, once per server, before a gated feature.
+        { method: "GET" as const, path: APPLICATION_PROPERTIES },
         ...contract.requests,
         ...(ALSO_OWNS[tool.name] ?? []).map((path) => ({
           method: "GET" as const,

@@ -216,7 +216,12 @@ function epochs(value: unknown, path = ""): string[] {
 for (const tool of CATALOGUE) {
   Deno.test(`dates and marking: ${tool.name} returns no epoch dates, and its result is marked`, async () => {
     const entry = toolArguments[tool.name]!;
-    await using h = await connect({ routes: entry.routes, selection: { yolo: true } });
+    // A view tool's case declares MCP Apps, so the view is read and drawn, dates and all.
+    await using h = await connect({
+      routes: entry.routes,
+      selection: { yolo: true },
+      apps: entry.apps,
+    });
     const result = await h.client.callTool({ name: tool.name, arguments: entry.args });
     assert.notEqual(result.isError, true, firstText(result));
     assert.deepEqual(epochs(result.structuredContent), []);

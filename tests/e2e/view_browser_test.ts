@@ -15,7 +15,6 @@ import { readFixture } from "../../testing/fixture_bitbucket.ts";
 import { PR } from "../../testing/cases/pull_requests.ts";
 import { connect } from "../../testing/harness.ts";
 import { launchChromium } from "../support/chromium.ts";
-import type { Tab } from "../support/browser_tab.ts";
 import { serveHostPages } from "../support/host_server.ts";
 import { probeView } from "../support/probe_view.ts";
 import {
@@ -24,7 +23,8 @@ import {
   StandInHost,
   standInHostPage,
 } from "../support/stand_in_host.ts";
-import { openView, SCREENSHOT_DIR } from "../support/view_session.ts";
+import { openView } from "../support/view_session.ts";
+import { leaks, pageErrors, screenshot, text } from "../support/view_checks.ts";
 import {
   HOSTILE_HTML,
   HOSTILE_PATH,
@@ -35,6 +35,7 @@ import {
 const PR_ARGS = { kind: "pull_request", project: "PROJ", repo: "web", pr_id: 42 };
 const DIFF_ARGS = { kind: "diff", project: "PROJ", repo: "web", pr_id: 42 };
 const LIST_ARGS = { kind: "pull_requests", project: "PROJ", repo: "web" };
+const THREADS_ARGS = { kind: "threads", project: "PROJ", repo: "web", pr_id: 42 };
 
 interface Pr {
   id: number;
@@ -46,33 +47,6 @@ interface Pr {
 /** A pull request's title as drawn: its own words, after its number at most. */
 function titled(pr: Pr): RegExp {
   return new RegExp(`^(#${pr.id} )?${RegExp.escape(pr.title)}$`);
-}
-
-/** Requests beyond the host page's own load, and lines where the browser blocked something. */
-function leaks(tab: Tab, hostUrl: string): string[] {
-  const requests = tab.requests.filter((r) => r.url !== hostUrl).map((r) => `${r.type} ${r.url}`);
-  const blocked = tab.log.filter((l) => /Content Security Policy|blocked/i.test(l.text));
-  return [...requests, ...blocked.map((l) => l.text)];
-}
-
-/** Errors the page threw or logged. */
-function pageErrors(tab: Tab): string[] {
-  return tab.log.filter((l) => l.kind === "exception" || l.level === "error").map((l) => l.text);
-}
-
-/** The view's text in one element, or undefined. */
-function text(tab: Tab, selector: string): Promise<string | undefined> {
-  return tab.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent`, "view");
-}
-
-/** Keeps a picture of the whole view (the iframe, as tall as the view said it is) for people. */
-async function screenshot(tab: Tab, kind: string): Promise<void> {
-  const box = await tab.evaluate<{ x: number; y: number; width: number; height: number }>(
-    `(() => { const r = document.getElementById("view").getBoundingClientRect();
-      return { x: r.x, y: r.y, width: r.width, height: r.height }; })()`,
-  );
-  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
-  await Deno.writeFile(`${SCREENSHOT_DIR}/${kind}.png`, await tab.screenshot(box), { mode: 0o600 });
 }
 
 Deno.test("view browser: the detectors catch a careless page (script run from data, a request attempted)", async () => {
@@ -245,14 +219,16 @@ Deno.test("view browser: pull_requests draws the list the fixture has, one row a
   assert.deepEqual(pageErrors(tab), []);
 });
 
-for (const args of [PR_ARGS, DIFF_ARGS, LIST_ARGS]) {
+for (const args of [PR_ARGS, DIFF_ARGS, THREADS_ARGS, LIST_ARGS]) {
   Deno.test(`view browser: hostile text in a ${args.kind} stays text, and nothing runs or loads`, async () => {
     await using view = await openView({ args, routes: hostileRoutes });
     const { tab } = view;
     assert.equal(await tab.evaluate(PWNED, "view"), undefined, "no planted script ran");
     const all = await tab.evaluate<string>("document.body.textContent", "view");
     assert.ok(all.includes(HOSTILE_HTML), "the planted markup shows as its own text");
-    if (args.kind === "diff") assert.ok(all.includes(HOSTILE_PATH), "so does the file name");
+    if (args.kind === "diff" || args.kind === "pull_request") {
+      assert.ok(all.includes(HOSTILE_PATH), "so does a file name");
+    }
     const planted = await tab.evaluate<number>(
       `document.querySelectorAll("[data-planted]").length`,
       "view",

@@ -10,7 +10,7 @@ import { PR } from "../../testing/cases/pull_requests.ts";
 import { readFixture } from "../../testing/fixture_bitbucket.ts";
 import { openReferenceView } from "../support/view_session.ts";
 
-Deno.test("view reference: AppBridge completes the handshake with the page, which draws the pull request, opens links and calls tools through it", async () => {
+Deno.test("view reference: AppBridge completes the handshake with the page, which draws the pull request, opens links, calls tools and updates the model's context through it", async () => {
   let own = "";
   await using view = await openReferenceView({
     args: { kind: "pull_request", project: "PROJ", repo: "web", pr_id: 42 },
@@ -44,6 +44,15 @@ Deno.test("view reference: AppBridge completes the handshake with the page, whic
   const opened = () => host.events.find((e) => e.name === "open-link");
   while (!opened() && Date.now() < deadline + 6000) await new Promise((r) => setTimeout(r, 25));
   assert.equal(opened()?.detail, own, "the pull request's link went to the bridge's onopenlink");
+  // What the person does is told to the model through the bridge's onupdatemodelcontext.
+  await tab.evaluate(
+    `(() => { const box = document.querySelector('textarea[data-field="comment"]');
+      box.value = "Looks good."; document.querySelector('button[data-action="comment"]').click(); })()`,
+    "view",
+  );
+  const told = () => host.events.find((e) => e.name === "model-context");
+  while (!told() && Date.now() < deadline + 9000) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(told()?.detail, "You commented on #42");
   assert.deepEqual(
     host.events.filter((e) => e.name === "error"),
     [],

@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { openView } from "../support/view_session.ts";
 
 const PICTURE = new URL("../../docs/view-pull-request.png", import.meta.url);
-/** The README's budget for the picture. */
-const MAX_BYTES = 60 * 1024;
-/** The crop, in CSS pixels at scale 1: the header, people, builds, merge checks and buttons. */
-const CLIP = { x: 0, y: 0, width: 720, height: 540 };
+/** The README's budget for the picture (it grew from 60 KiB when the view's files, buttons and comment box came into it). */
+const MAX_BYTES = 72 * 1024;
+/** The crop, in CSS pixels at scale 1: the header, people, builds, merge checks, files, buttons and comment box. */
+const CLIP = { x: 0, y: 0, width: 720, height: 720 };
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 Deno.test("view screenshot: docs/view-pull-request.png is the pull request view, cropped and small", async () => {

@@ -77,7 +77,14 @@ export function referenceHostPage(
   const bridge = new AppBridge(
     null,
     { name: "bitbucket-mcp reference host", version: "0.0.0" },
-    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+    {
+      openLinks: {},
+      serverTools: {},
+      serverResources: {},
+      logging: {},
+      updateModelContext: { text: {} },
+      message: { text: {} },
+    },
     { hostContext: ${inlineJson(hostContext)} },
   );
   bridge.oninitialized = async () => {
@@ -95,6 +102,14 @@ export function referenceHostPage(
     return {};
   };
   bridge.onloggingmessage = (params) => event("log", params);
+  bridge.onupdatemodelcontext = async (params) => {
+    event("model-context", params.content?.map((c) => c.text).join("\\n"));
+    return {};
+  };
+  bridge.onmessage = async (params) => {
+    event("message", params.content?.map((c) => c.text).join("\\n"));
+    return {};
+  };
   bridge.oncalltool = (params) => forward("tools/call", params);
   bridge.onreadresource = (params) => forward("resources/read", params);
   bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow))

@@ -1,6 +1,6 @@
 /**
  * Fixture answers for the view's hostile tests: pull request #42, the list,
- * the diff (a file name and lines), the threads and the builds as the
+ * the diff (a file name and lines), the changed files, the threads and the builds as the
  * recorded fixtures have them, but with markup that runs script if it is
  * ever parsed as HTML put in front of every piece of text a person wrote.
  * A page that draws it as text shows the markup literally and runs nothing.
@@ -73,6 +73,17 @@ function hostileActivities(): Json {
   return visit(json("pull_requests/activities.json")) as Json;
 }
 
+/** The changed files with the first one named {@link HOSTILE_PATH}. */
+function hostileChanges(): Json {
+  const changes = json("pull_requests/changes.json");
+  const [first, ...rest] = changes.values as Json[];
+  const components = HOSTILE_PATH.split("/");
+  return {
+    ...changes,
+    values: [{ ...first, path: { components, name: components.at(-1) } }, ...rest],
+  };
+}
+
 /** The routes, to put in front of the contract routes. */
 export function hostileRoutes(): Route[] {
   const list = json("pull_requests/pull-requests.json");
@@ -91,6 +102,7 @@ export function hostileRoutes(): Route[] {
       headers: { "content-type": "text/plain;charset=UTF-8" },
     },
     { method: "GET", path: `${PR}/activities`, body: hostileActivities() },
+    { method: "GET", path: `${PR}/changes`, body: hostileChanges() },
     {
       method: "GET",
       path: `/build-status/latest/commits/${PR_42_HEAD}`,

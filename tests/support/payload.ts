@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
-import { isAppTool } from "../../src/tools/kit/apps.ts";
+import { isAppOnlyTool, isAppTool } from "../../src/tools/kit/apps.ts";
 import type { Tool } from "../../src/tools/kit/define.ts";
 import { toolArguments } from "../../testing/cases/mod.ts";
 
@@ -45,14 +45,22 @@ export function assertNamedPayload(tool: Tool, result: AnyCallResult): void {
 /**
  * Calls every tool of the catalogue with its contract-table arguments and
  * checks each answer with {@link assertNamedPayload}: it fails naming the
- * first tool without arguments or without a good answer. The server must
- * stand before a fixture holding every domain's routes (`ALL_ROUTES`).
+ * first tool without arguments or without a good answer. The clients calling
+ * it declare no MCP Apps, so a write only a view makes (the form's submit)
+ * must instead refuse, saying so. The server must stand before a fixture
+ * holding every domain's routes (`ALL_ROUTES`).
  */
 export async function callEveryTool(call: CallTool): Promise<void> {
   for (const tool of CATALOGUE) {
     const entry = toolArguments[tool.name];
     assert.ok(entry, `no toolArguments entry for ${tool.name}`);
-    assertNamedPayload(tool, (await call(tool.name, entry.args)) as AnyCallResult);
+    const result = (await call(tool.name, entry.args)) as AnyCallResult;
+    if (isAppOnlyTool(tool.config._meta) && tool.access.level !== "read-only") {
+      assert.equal(result.isError, true, `${tool.name}: refused without a view`);
+      assert.match(JSON.stringify(result.content), /only a view/, tool.name);
+    } else {
+      assertNamedPayload(tool, result);
+    }
   }
 }
 

@@ -98,6 +98,12 @@ export interface ToolCall {
   result: CallToolResult;
 }
 
+/** The text of content blocks, joined. */
+function textOf(content: unknown): string {
+  return (Array.isArray(content) ? content : [])
+    .filter((c) => c?.type === "text").map((c) => String(c.text)).join("\n");
+}
+
 /** The host side: attach to a tab showing {@link standInHostPage}, then read what happened. */
 export class StandInHost {
   readonly crossings: Crossing[] = [];
@@ -105,6 +111,10 @@ export class StandInHost {
   readonly sizes: { width?: number; height?: number }[] = [];
   /** Each link the view asked the host to open (never opened). */
   readonly links: string[] = [];
+  /** Each `ui/update-model-context` the view sent: its text, in order. */
+  readonly modelContext: string[] = [];
+  /** Each `ui/message` the view sent to the conversation: its text, in order. */
+  readonly messages: string[] = [];
   /** Each `tools/call` the view made, with what the server answered. */
   readonly toolCalls: { name: string; arguments: unknown; result: CallToolResult }[] = [];
   readonly initialized: Promise<void>;
@@ -179,6 +189,8 @@ export class StandInHost {
             serverTools: {},
             serverResources: {},
             logging: {},
+            updateModelContext: { text: {} },
+            message: { text: {} },
           },
           hostContext: hostContext(this.#call.tool),
         };
@@ -198,9 +210,13 @@ export class StandInHost {
         return await this.#client.readResource({ uri: String(params.uri) });
       case "ui/request-display-mode":
         return { mode: "inline" };
-      case "ping":
-      case "ui/message":
       case "ui/update-model-context":
+        this.modelContext.push(textOf(params.content));
+        return {};
+      case "ui/message":
+        this.messages.push(textOf(params.content));
+        return {};
+      case "ping":
         return {};
       default:
         throw new Error(`the stand-in host does not handle ${method}`);

@@ -1,8 +1,8 @@
-// The bitbucket-mcp view, part 1 of 4:
+// The bitbucket-mcp view, part 1 of 8:
 // the host connection: MCP Apps over postMessage, theme and size.
-// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
-// that order, into the page's one strict script (one function scope): what
-// one part defines, the others use.
+// `deno task generate` joins the parts (bridge, dom, actions, kinds, threads,
+// form, live, view), in view.html's order, into the page's one strict script (one
+// function scope): what one part defines, the others use.
 // deno-lint-ignore-file no-unused-vars
 const VERSION = 1;
 const root = document.getElementById("view");
@@ -41,6 +41,7 @@ globalThis.addEventListener("message", (event) => {
   else if (m.method === "ui/notifications/host-context-changed") applyContext(params);
   else if (m.method === "ui/notifications/tool-cancelled") fail("The call was cancelled.");
   else if (m.id !== undefined && (m.method === "ui/resource-teardown" || m.method === "ping")) {
+    if (m.method === "ui/resource-teardown") stopLive();
     post({ id: m.id, result: {} });
   }
 });

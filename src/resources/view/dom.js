@@ -1,8 +1,8 @@
-// The bitbucket-mcp view, part 2 of 4:
+// The bitbucket-mcp view, part 2 of 8:
 // building DOM from text: text nodes only, links through the host.
-// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
-// that order, into the page's one strict script (one function scope): what
-// one part defines, the others use.
+// `deno task generate` joins the parts, in view.html's order, into the
+// page's one strict script (one function scope): what one part defines, the
+// others use.
 // deno-lint-ignore-file no-unused-vars
 // --- building DOM from text ------------------------------------------------
 

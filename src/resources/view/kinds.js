@@ -1,95 +1,15 @@
-// The bitbucket-mcp view, part 3 of 4:
-// the kinds: a pull request, a diff, a list, and their buttons.
-// `deno task generate` joins bridge.js, dom.js, kinds.js and view.js, in
-// that order, into the page's one strict script (one function scope): what
-// one part defines, the others use.
+// The bitbucket-mcp view, part 4 of 8:
+// the kinds that look: a pull request, a diff, a list.
+// `deno task generate` joins the parts, in view.html's order, into the
+// page's one strict script (one function scope): what one part defines, the
+// others use.
 // deno-lint-ignore-file no-unused-vars
-// --- actions through the host ----------------------------------------------
-
-function say(text) {
-  const status = root.querySelector('[data-field="status"]');
-  if (status) status.textContent = text;
-}
-
-/** A button calling one of the server's tools through the host; absent when the host proxies none. */
-function action(name, label, run) {
-  if (!host.serverTools) return null;
-  const button = el("button", { action: name }, label);
-  button.type = "button";
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      await run();
-    } catch (e) {
-      say(e.message);
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return button;
-}
-
-const textOf = (result) =>
-  (result?.content ?? []).filter((c) => c?.type === "text").map((c) => c.text).join(" ");
-
-async function callTool(name, args) {
-  const result = await request("tools/call", { name, arguments: args });
-  if (result.isError) throw new Error(textOf(result) || `${name} failed`);
-  return result;
-}
-
-/** A `tag` element naming reviewer `r`, with their verdict as a badge. */
-function reviewerWith(tag, r) {
-  return el(
-    tag,
-    { reviewer: r.name, status: r.status },
-    who(r),
-    " ",
-    el("span", { class: "badge" }, r.status),
-  );
-}
-
-/** `items` as a list of `item(x)`, or one muted line saying `none` when there are none. */
-function listOr(items, item, none) {
-  return items.length ? el("ul", {}, items.map(item)) : el("p", { class: "muted" }, none);
-}
-
-/** Asks the server for a view and draws it here. */
-async function showHere(tool, args) {
-  drawResult(await callTool(tool, args));
-}
-
-function argsOf(view) {
-  const args = { kind: view.kind, project: view.project, repo: view.repo };
-  if (view.pullRequest) args.pr_id = view.pullRequest.id;
-  if (view.kind === "pull_requests") args.state = view.state;
-  return args;
-}
-
-/** Draws pull request `id` of `view`'s repository in place of `view`. */
-function showPullRequest(view, id) {
-  return showHere("show", {
-    kind: "pull_request",
-    project: view.project,
-    repo: view.repo,
-    pr_id: id,
-  });
-}
-
-// --- the kinds ----------------------------------------------------------------
-
-function header(view, title) {
-  return el(
-    "header",
-    {},
-    el("h1", { field: "title" }, title),
-    el("div", { class: "row" }, el("span", { class: "muted" }, `${view.project}/${view.repo}`)),
-  );
-}
+// --- looking: a pull request, a diff, a list -----------------------------------
 
 function drawPullRequest(view) {
   const pr = view.pullRequest;
   const args = { project: view.project, repo: view.repo, pr_id: pr.id };
+  const review = (verdict) => () => callTool("submit_pr_review", { ...args, action: verdict });
   const parts = [
     header(view, `#${pr.id} ${pr.title}`),
     el(
@@ -154,19 +74,45 @@ function drawPullRequest(view) {
     const t = view.tasks;
     parts.push(el("p", { field: "tasks" }, `${t.open}${t.complete ? "" : "+"} open task(s)`));
   }
+  if (view.changes) {
+    const { files, complete } = view.changes;
+    parts.push(el("h2", {}, `Files (${files.length}${complete ? "" : "+"})`));
+    parts.push(listOr(files, (f) =>
+      el(
+        "li",
+        { change: f.path, type: f.type },
+        action("open-file", f.srcPath ? `${f.srcPath} → ${f.path}` : f.path, () =>
+          showPullRequest(view, pr.id, "diff", f.path)) ?? f.path,
+        " ",
+        el("span", { class: "badge" }, f.type),
+      ), "No files changed."));
+  }
   parts.push(
-    el(
-      "div",
-      { class: "row" },
-      action("approve", "Approve", async () => {
-        await callTool("submit_pr_review", { ...args, action: "APPROVE" });
-        await showHere("refresh_view", argsOf(view));
-        say("Approved.");
-      }),
-      action("open-diff", "Open the diff", () => showHere("show", { ...args, kind: "diff" })),
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
+    statusRow(
+      writes(
+        "approve",
+        "Approve",
+        "submit_pr_review",
+        review("APPROVE"),
+        `You approved #${pr.id}`,
+      ),
+      writes(
+        "needs-work",
+        "Request changes",
+        "submit_pr_review",
+        review("NEEDS_WORK"),
+        `You asked for changes on #${pr.id}`,
+      ),
+      opens(view, "diff", "Open the diff"),
+      opens(view, "threads", "Threads"),
+      action("refresh", "Refresh", refresh),
     ),
+    composer("comment", "Comment", "A comment on the pull request (Markdown)", async (text) => {
+      await callTool("add_pr_comment", { ...args, text });
+      tell(`You commented on #${pr.id}`);
+      await refresh();
+      say("Commented.");
+    }),
   );
   return parts;
 }
@@ -196,6 +142,18 @@ function threadBox(thread) {
 const threadKey = (t) =>
   `${t.fileType === "FROM" || t.lineType === "REMOVED" ? "old" : "new"}:${t.line}`;
 
+/** A diff line as a table row, its numbers kept for the selection. */
+function lineRow(line) {
+  const sign = line.type === "ADDED" ? "+" : line.type === "REMOVED" ? "-" : " ";
+  return el(
+    "tr",
+    { lineType: line.type, old: line.old, new: line.new },
+    el("td", { class: "n" }, line.old ?? ""),
+    el("td", { class: "n" }, line.new ?? ""),
+    el("td", { class: "code" }, sign + line.text),
+  );
+}
+
 function drawFile(file) {
   const byLine = new Map();
   for (const t of file.threads) {
@@ -207,16 +165,7 @@ function drawFile(file) {
   for (const hunk of file.hunks) {
     table.append(el("tr", { class: "hunk" }, el("td", { colspan: 3 }, hunk.header)));
     for (const line of hunk.lines) {
-      const sign = line.type === "ADDED" ? "+" : line.type === "REMOVED" ? "-" : " ";
-      table.append(
-        el(
-          "tr",
-          { lineType: line.type },
-          el("td", { class: "n" }, line.old ?? ""),
-          el("td", { class: "n" }, line.new ?? ""),
-          el("td", {}, sign + line.text),
-        ),
-      );
+      table.append(lineRow(line));
       for (const key of [`old:${line.old}`, `new:${line.new}`]) {
         for (const t of byLine.get(key) ?? []) {
           table.append(el("tr", {}, el("td", { colspan: 3 }, threadBox(t))));
@@ -259,22 +208,21 @@ function drawDiff(view) {
   if (view.files.length === 0) {
     parts.push(el("p", { class: "muted" }, "The pull request changes nothing."));
   }
+  if (host.message && view.files.length) {
+    parts.push(el("p", { class: "muted" }, "Select lines to add them to the chat."));
+  }
   parts.push(view.files.map(drawFile));
   parts.push(
-    el(
-      "div",
-      { class: "row" },
-      action(
-        "open",
-        "Back to the pull request",
-        () => showPullRequest(view, pr.id),
-      ),
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
+    statusRow(
+      opens(view, "pull_request", "Back to the pull request", "open"),
+      opens(view, "threads", "Threads"),
+      action("refresh", "Refresh", refresh),
     ),
   );
   return parts;
 }
+
+const STATES = ["OPEN", "MERGED", "DECLINED", "ALL"];
 
 function drawList(view) {
   const rows = view.pullRequests.map((pr) => {
@@ -304,8 +252,16 @@ function drawList(view) {
       el("td", { field: "updated", class: "muted" }, when(pr.updatedDate ?? pr.createdDate)),
     );
   });
+  const states = STATES.map((s) =>
+    s === view.state ? el("strong", {}, s.toLowerCase()) : action(
+      `state-${s.toLowerCase()}`,
+      s.toLowerCase(),
+      () => showHere("refresh_view", { ...argsOf(view), state: s }),
+    )
+  );
   return [
     header(view, `Pull requests (${view.state.toLowerCase()})`),
+    el("div", { class: "row", field: "states" }, states),
     rows.length
       ? el(
         "table",
@@ -321,11 +277,6 @@ function drawList(view) {
       )
       : el("p", { class: "muted" }, "No pull requests."),
     view.isLastPage ? null : el("p", { class: "muted" }, "More pull requests exist than shown."),
-    el(
-      "div",
-      { class: "row" },
-      action("refresh", "Refresh", () => showHere("refresh_view", argsOf(view))),
-      el("span", { field: "status", class: "muted" }),
-    ),
+    statusRow(action("refresh", "Refresh", refresh)),
   ];
 }

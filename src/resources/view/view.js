@@ -4,10 +4,16 @@
 // the host (ui/open-link), only on the Bitbucket origin the payload names;
 // buttons call the server's own tools through the host (tools/call).
 //
-// Part 4 of 4: drawing a result, and the start. `deno task generate` joins
-// bridge.js, dom.js, kinds.js and this file, in that order, into one script.
+// Part 8 of 8: drawing a result, and the start. `deno task generate` joins
+// the parts, in view.html's order, into one script.
 // deno-lint-ignore-file no-unused-vars
-const KINDS = { pull_request: drawPullRequest, diff: drawDiff, pull_requests: drawList };
+const KINDS = {
+  pull_request: drawPullRequest,
+  diff: drawDiff,
+  threads: drawThreads,
+  pull_requests: drawList,
+  pull_request_form: drawForm,
+};
 
 function fail(text) {
   root.dataset.state = "error";
@@ -28,6 +34,7 @@ function drawResult(result) {
   root.dataset.kind = view.kind;
   root.replaceChildren(...KINDS[view.kind](view).flat().filter(Boolean));
   root.dataset.state = "ready";
+  watch(view);
 }
 
 // --- start ----------------------------------------------------------------------

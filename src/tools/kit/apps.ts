@@ -41,6 +41,12 @@ export function isAppTool(meta: unknown): boolean {
   return typeof meta === "object" && meta !== null && "ui" in meta;
 }
 
+/** True when `_meta` (a tool's) makes it the page's alone (`visibility: ["app"]`): only a view calls it. */
+export function isAppOnlyTool(meta: unknown): boolean {
+  const ui = (meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
+  return Array.isArray(ui?.visibility) && !ui.visibility.includes("model");
+}
+
 /**
  * Whether these client capabilities declare the extension with the HTML
  * profile. Undefined capabilities (a 2025-era HTTP request without an apps

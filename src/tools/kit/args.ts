@@ -126,6 +126,8 @@ export function textArg(description?: string, max: number = MAX_TEXT) {
 /**
  * A positive integer id. A string of digits is refused, not coerced: the
  * message says how to pass it, and the SDK prefixes it with the argument name.
+ * Published as `minimum: 1`, the same bound in fewer bytes than `positive()`'s
+ * `exclusiveMinimum: 0`, on every tool that takes an id.
  */
 export function idArg(description?: string) {
   const id = z.number({
@@ -133,7 +135,7 @@ export function idArg(description?: string) {
       issue.input === undefined
         ? "required: a positive integer"
         : `must be a positive integer given as a JSON number, e.g. 42 (not the string "42")`,
-  }).int().positive();
+  }).int().min(1);
   return described(id, description);
 }
 

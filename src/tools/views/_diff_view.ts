@@ -6,6 +6,7 @@
  */
 import type { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
+import type { PullRequest } from "../../bitbucket/entities/pull_request.ts";
 import { readCappedDiff } from "../../bitbucket/diff/read.ts";
 import { splitDiff } from "../../bitbucket/diff/unified.ts";
 import { prDiffSource, prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
@@ -19,7 +20,7 @@ import type { Target } from "./_pull_request_view.ts";
 /** The most diff a view draws: a page a person reads, not a download. */
 export const VIEW_DIFF_BYTES = 200_000;
 /** The most threads a view reads. */
-const MOST_THREADS = 500;
+export const MOST_THREADS = 500;
 
 type DiffViewData = z.infer<typeof DiffView>;
 type FileOut = DiffViewData["files"][number];
@@ -49,6 +50,17 @@ export function hunksOf(section: string): Hunk[] {
     else hunk.lines.push({ type: "CONTEXT", old: oldLine++, new: newLine++, text });
   }
   return hunks;
+}
+
+/** What a diff or threads view says of its pull request: enough to tell when it moved on. */
+export function prHead(pr: z.infer<typeof PullRequest>) {
+  return {
+    id: pr.id,
+    title: cleanText(pr.title),
+    state: pr.state,
+    head: pr.fromRef.latestCommit,
+    link: visibleId(pr.links?.self?.[0]?.href),
+  };
 }
 
 /** An open inline thread as the view draws it. */
@@ -102,11 +114,7 @@ export async function diffView(
     origin: bitbucket.origin,
     project,
     repo,
-    pullRequest: {
-      id: pr.id,
-      title: cleanText(pr.title),
-      link: visibleId(pr.links?.self?.[0]?.href),
-    },
+    pullRequest: prHead(pr),
     files,
     cut: capped.truncated
       ? { maxBytes: VIEW_DIFF_BYTES, omittedFiles: capped.omittedFiles?.map((f) => visibleId(f)) }

@@ -1,22 +1,23 @@
 /**
  * The data of a `pull_request` view: the pull request as get_pull_request
  * reads it, and, each only while the tool that reads it is exposed, the
- * builds of its head commit, its merge checks and its open task count.
+ * builds of its head commit, its merge checks, its open task count and the
+ * files it changes.
  */
 import type { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { BuildStatus } from "../../bitbucket/entities/build.ts";
-import { Mergeability } from "../../bitbucket/entities/pull_request.ts";
+import { Change, Mergeability } from "../../bitbucket/entities/pull_request.ts";
 import { Comment } from "../../bitbucket/entities/pull_request_comment.ts";
 import { collectPages } from "../../bitbucket/transport/paging.ts";
 import { apiPath } from "../../bitbucket/transport/path.ts";
 import { prPath, readPullRequest } from "../../bitbucket/pull_requests.ts";
-import { cleanText } from "../../bitbucket/text/untrusted_text.ts";
-import { pullRequestOut, VIEW_VERSION } from "../kit/mod.ts";
+import { cleanCodeLine, cleanText } from "../../bitbucket/text/untrusted_text.ts";
+import { changeOut, pullRequestOut, VIEW_VERSION } from "../kit/mod.ts";
 import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import type { PullRequestView } from "./_view_shape.ts";
 
-/** The most builds and open tasks a view reads. */
+/** The most builds, open tasks and changed files a view reads. */
 const MOST = 100;
 
 /** What the view is of, and which tools the server exposes. */
@@ -44,6 +45,9 @@ export async function pullRequestView(
   const tasks = exposed.has("list_pr_tasks")
     ? await readTasks(bitbucket, project, repo, pr_id)
     : undefined;
+  const changes = exposed.has("list_pr_changes")
+    ? await readChanges(bitbucket, project, repo, pr_id)
+    : undefined;
   return {
     version: VIEW_VERSION,
     kind: "pull_request",
@@ -54,6 +58,7 @@ export async function pullRequestView(
     builds,
     merge,
     tasks,
+    changes,
   };
 }
 
@@ -88,4 +93,16 @@ async function readTasks(bitbucket: BitbucketClient, project: string, repo: stri
   const page = await collectPages(bitbucket, path, Comment, { limit: MOST }, { state: "OPEN" });
   const open = page.values.filter((c) => c.state === undefined || c.state === "OPEN").length;
   return { open, complete: page.isLastPage };
+}
+
+async function readChanges(bitbucket: BitbucketClient, project: string, repo: string, id: number) {
+  const page = await collectPages(bitbucket, prPath(project, repo, id, "/changes"), Change, {
+    limit: MOST,
+  });
+  const files = page.values.map(changeOut).map(({ path, type, srcPath }) => ({
+    path: cleanCodeLine(path),
+    type,
+    srcPath: srcPath === undefined ? undefined : cleanCodeLine(srcPath),
+  }));
+  return { files, complete: page.isLastPage };
 }

@@ -5,10 +5,12 @@ import { connect, type ConnectOptions, firstText } from "../../../testing/harnes
 import { Confinement } from "../../../src/policy/confinement.ts";
 import { VIEW_DIFF_BYTES } from "../../../src/tools/views/_diff_view.ts";
 import { KIND_NEEDS, NOTHING_SHOWN } from "../../../src/tools/views/show.ts";
+import { SUBMIT_FORM } from "../../../src/tools/views/submit_form.ts";
 import { KINDS } from "../../../src/tools/views/_view_shape.ts";
 import { APPS_MIME, VIEW_META, VIEW_URI, VIEW_VERSION } from "../../../src/tools/kit/apps.ts";
 import { VIEW_CSP } from "../../../src/resources/view_page.ts";
 import { PR } from "../../../testing/cases/pull_requests.ts";
+import { readFixture } from "../../../testing/fixture_bitbucket.ts";
 
 type Tool = { name: string; inputSchema: Record<string, unknown>; _meta?: Record<string, unknown> };
 type Payload = Record<string, unknown>;
@@ -39,13 +41,15 @@ async function call(
 }
 
 for (const era of ERAS) {
-  Deno.test(`show (${era}): a client declaring MCP Apps lists show with its page, and refresh_view for the page only`, async () => {
+  Deno.test(`show (${era}): a client declaring MCP Apps lists show with its page, and refresh_view and submit_pr_form for the page only`, async () => {
     const tools = await listed({ apps: true, era });
     const show = tools.find((t) => t.name === "show");
     const refresh = tools.find((t) => t.name === "refresh_view");
     assert.deepEqual(show?._meta?.ui, { resourceUri: VIEW_URI });
     assert.equal(show?._meta?.["ui/resourceUri"], VIEW_URI, "the deprecated flat key too");
     assert.deepEqual(refresh?._meta?.ui, { resourceUri: VIEW_URI, visibility: ["app"] });
+    const submit = tools.find((t) => t.name === SUBMIT_FORM);
+    assert.deepEqual(submit?._meta?.ui, { resourceUri: VIEW_URI, visibility: ["app"] });
     assert.deepEqual(kindsOf(tools), [...KINDS]);
   });
 
@@ -62,10 +66,11 @@ for (const era of ERAS) {
     assert.deepEqual(h.fixture.requests, [], "the page reads nothing from Bitbucket");
   });
 
-  Deno.test(`show (${era}): a client without MCP Apps sees neither view tool, and a call fetches nothing`, async () => {
+  Deno.test(`show (${era}): a client without MCP Apps sees no view tool, and a call fetches nothing`, async () => {
     await using h = await connect({ routes: ALL_ROUTES, era });
     const { tools } = await h.client.listTools();
-    assert.deepEqual(tools.filter((t) => t.name === "show" || t.name === "refresh_view"), []);
+    const views = ["show", "refresh_view", SUBMIT_FORM];
+    assert.deepEqual(tools.filter((t) => views.includes(t.name)), [], "no view tool at all");
     const result = await h.client.callTool({
       name: "show",
       arguments: { kind: "pull_request", ...PR_42_VIEW },
@@ -237,10 +242,10 @@ Deno.test("show: each kind is offered only while the data tools it needs are exp
     selection: { tools: ["show", ...KIND_NEEDS.pull_request] },
   });
   assert.deepEqual(kindsOf(one), ["pull_request"]);
-  // Every kind reads only: --read-only keeps them all.
-  assert.deepEqual(kindsOf(await listed({ apps: true, selection: { readOnly: true } })), [
-    ...KINDS,
-  ]);
+  // Every kind but the form reads only: --read-only keeps them, and drops the form and its submit.
+  const readOnly = await listed({ apps: true, selection: { readOnly: true } });
+  assert.deepEqual(kindsOf(readOnly), KINDS.filter((k) => k !== "pull_request_form"));
+  assert.ok(!readOnly.some((t) => t.name === SUBMIT_FORM), "the submit writes: gone too");
 });
 
 Deno.test("show: a kind not offered is refused before anything is fetched", async () => {
@@ -293,4 +298,36 @@ Deno.test("show: the page's approve action goes through the same confirmation as
   assert.match(asked[0]!, /#42/);
   assert.doesNotMatch(JSON.stringify(result.content), /APPROVED"/);
   assert.deepEqual(h.fixture.requests.filter((r) => r.method !== "GET"), [], "nothing was written");
+});
+
+Deno.test("refresh_view: given the view's fingerprint, answers unchanged until what is drawn changes", async () => {
+  await using h = await connect({ routes: ALL_ROUTES, apps: true });
+  const args = { kind: "pull_request", ...PR_42_VIEW };
+  const { view } = await call(h, "show", args) as { view: { fingerprint: string } };
+  assert.match(view.fingerprint, /^[0-9a-f]{16}$/);
+  const same = await call(h, "refresh_view", { ...args, fingerprint: view.fingerprint });
+  assert.deepEqual(same, { shown: true, unchanged: true }, "nothing to send back");
+  const pr = JSON.parse(readFixture("pull_requests/pr-42.json"));
+  h.fixture.prepend([{ method: "GET", path: PR, body: { ...pr, title: `${pr.title}!` } }]);
+  const changed = await call(h, "refresh_view", { ...args, fingerprint: view.fingerprint }) as {
+    view: { fingerprint: string; pullRequest: { title: string } };
+  };
+  assert.notEqual(changed.view.fingerprint, view.fingerprint);
+  assert.equal(changed.view.pullRequest.title, `${pr.title}!`);
+});
+
+Deno.test("show: a view names the write tools its buttons call and the kinds they open, as exposed", async () => {
+  await using h = await connect({
+    routes: ALL_ROUTES,
+    apps: true,
+    selection: { exclude: ["add_pr_comment"] },
+  });
+  const { view } = await call(h, "show", { kind: "pull_request", ...PR_42_VIEW }) as {
+    view: { actions: string[]; kinds: string[] };
+  };
+  assert.deepEqual(view.actions, ["submit_pr_review"], "no comment box without add_pr_comment");
+  assert.deepEqual(
+    view.kinds,
+    KINDS.filter((k) => KIND_NEEDS[k].every((t) => t !== "add_pr_comment")),
+  );
 });
