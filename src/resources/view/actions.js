@@ -1,7 +1,7 @@
 // The bitbucket-mcp view, part 3 of 8:
 // actions through the host: buttons that call the server's tools, drawing a
 // view in place, and the pieces every kind's page is made of.
-// `deno task view-page` joins the parts, in view.html's order, into the
+// `deno task generate` joins the parts, in view.html's order, into the
 // page's one strict script (one function scope): what one part defines, the
 // others use.
 // deno-lint-ignore-file no-unused-vars

@@ -3,7 +3,7 @@
 // and submits it. Showing it wrote nothing; the submit calls the page's own
 // tool (submit_pr_form) with exactly what the form holds, once the page's
 // checks pass (each failure shown next to its field, nothing sent).
-// `deno task view-page` joins the parts, in view.html's order, into one script.
+// `deno task generate` joins the parts, in view.html's order, into one script.
 // deno-lint-ignore-file no-unused-vars
 
 const LIMITS = { title: 255, branch: 1024, description: 32768, reviewer: 255, reviewers: 50 };

@@ -7,7 +7,7 @@
 // or writing; either way the model gets one short line through
 // ui/update-model-context, as it does when the person acts. Selected diff
 // lines go to the chat as "path:start-end" and the lines (ui/message).
-// `deno task view-page` joins the parts, in view.html's order, into one script.
+// `deno task generate` joins the parts, in view.html's order, into one script.
 // deno-lint-ignore-file no-unused-vars
 
 /** The first wait while builds run, and while merely open; the longest wait; the growth per quiet poll. */

@@ -1,7 +1,7 @@
 // The bitbucket-mcp view, part 5 of 8:
 // a pull request's comment threads, where the person replies, resolves and
 // reopens threads and resolves tasks, each through the server's own tools.
-// `deno task view-page` joins the parts, in view.html's order, into one script.
+// `deno task generate` joins the parts, in view.html's order, into one script.
 // deno-lint-ignore-file no-unused-vars
 
 /** Where a thread sits, in words: a line, a file, or the pull request as a whole. */
