@@ -10,6 +10,8 @@ import { basePath, restPrefix } from "../bitbucket/transport/base_path.ts";
 import { isHtml } from "../bitbucket/transport/body.ts";
 import { BitbucketClient } from "../bitbucket/transport/client.ts";
 import { BitbucketError } from "../bitbucket/transport/errors.ts";
+import { hungUp } from "../bitbucket/transport/client_auth.ts";
+import { innermostMessage } from "../bitbucket/transport/fetch_failure.ts";
 import {
   APPLICATION_PROPERTIES_PATH,
   parseVersion,
@@ -226,16 +228,23 @@ async function fetchProbe(
   timeoutMs: number,
   client?: Deno.HttpClient,
 ): Promise<Response | unknown> {
-  try {
-    return await fetcher(probe, {
-      headers: { Accept: "application/json" },
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-      ...(client === undefined ? {} : { client }),
-    });
-  } catch (error) {
-    return error;
-  }
+  const once = async () => {
+    try {
+      return await fetcher(probe, {
+        headers: { Accept: "application/json" },
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(client === undefined ? {} : { client }),
+      });
+    } catch (error) {
+      return error;
+    }
+  };
+  const answer = await once();
+  // A server that wants a client certificate may hang up before its alert is read: ask again.
+  return answer instanceof Response || client !== undefined || !hungUp(innermostMessage(answer))
+    ? answer
+    : await once();
 }
 
 /** The bitbucket line, and whether Bitbucket answered (even one too old to support). */

@@ -58,6 +58,16 @@ export function clientAuthFailure(
   return undefined;
 }
 
+/**
+ * The server ended the handshake without a word. Sent no certificate, that is
+ * what a server that wants one may look like when its alert is lost to the
+ * race of TLS 1.3 (the alert comes after the client's last handshake message,
+ * and the connection may close before it is read): worth one more try.
+ */
+export function hungUp(message: string): boolean {
+  return HUNG_UP.test(message);
+}
+
 /** A handshake failure's words, without the link to rustls' manual some of them end with. */
 export function handshakeDetail(message: string): string {
   return message.replace(/: https:\/\/docs\.rs\/\S*$/, "");

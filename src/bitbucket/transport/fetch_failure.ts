@@ -5,7 +5,7 @@
  * story; the innermost message is the one that names the problem.
  */
 import { type Advice, type HintTable, NEUTRAL_HINTS } from "./advice.ts";
-import { clientAuthFailure, handshakeDetail } from "./client_auth.ts";
+import { clientAuthFailure, handshakeDetail, hungUp } from "./client_auth.ts";
 
 /** A network failure, read. */
 export interface FetchFailure {
@@ -74,6 +74,15 @@ export function describeFetchFailure(
       }): ${hints.fix_client_cert}`,
       transient: false,
       advice: "fix_client_cert",
+    };
+  }
+  if (presented === undefined && hungUp(detail)) {
+    return {
+      reason: `the server at ${origin} hung up during the TLS handshake, as one that wants a client certificate may (${
+        handshakeDetail(detail)
+      }): ${hints.send_client_cert}`,
+      transient: true,
+      advice: "send_client_cert",
     };
   }
   const trustCaHint = hints.trust_ca;
