@@ -41,6 +41,7 @@ const BY_COMMIT_ID = "build statuses are looked up by commit id in every reposit
 
 export const getBuildStatus = defineListTool({
   name: "get_build_status",
+  defaultFor: "checks",
   reach: "server",
   confine: { withheld: BY_COMMIT_ID },
   title: "Get build statuses",
@@ -94,6 +95,7 @@ export const getBuildSummary = defineTool({
 
 export const listRequiredBuilds = defineListTool({
   name: "list_required_builds",
+  defaultFor: "checks",
   reach: "repository",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",
@@ -110,6 +112,7 @@ export const listRequiredBuilds = defineListTool({
 
 export const listCodeInsightsReports = defineListTool({
   name: "list_code_insights_reports",
+  defaultFor: "checks",
   reach: "repository",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
@@ -129,6 +132,7 @@ export const listCodeInsightsReports = defineListTool({
 
 export const listCodeInsightsAnnotations = defineListTool({
   name: "list_code_insights_annotations",
+  defaultFor: "checks",
   reach: "repository",
   title: "List Code Insights annotations",
   description: "Code analysis findings on a commit's lines.",

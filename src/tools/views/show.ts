@@ -64,6 +64,7 @@ async function draw(args: z.infer<typeof ShowArgs>, ctx: ToolContext) {
 
 const common = {
   reach: "repository" as const,
+  defaultFor: "view" as const,
   access: READ_ONLY,
   input: ShowArgs,
   output: ShowOut,
