@@ -2,7 +2,7 @@
 import { ALL_ROUTES, toolArguments } from "../testing/cases/mod.ts";
 import { type Route, startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { connect, firstText, TEST_TOKEN } from "../testing/harness.ts";
-import { ServerProcess } from "./server_process.ts";
+import { EVERY_TOOLSET, ServerProcess } from "./server_process.ts";
 import { summarize, type Summary } from "./stats.ts";
 
 /** One read-only call over stdio against a direct fetch of the same fixture, in milliseconds. */
@@ -29,7 +29,7 @@ export async function measureOverheadAndMemory(
   concurrent: number,
 ): Promise<{ overhead: OverheadFigures; memory: MemoryFigures }> {
   const fixture = startFixtureBitbucket(ALL_ROUTES);
-  const server = new ServerProcess(fixture.url);
+  const server = new ServerProcess(fixture.url, [...EVERY_TOOLSET]);
   try {
     await server.initialize();
     await server.request("tools/list");
@@ -135,7 +135,7 @@ export async function measurePaging(total: number): Promise<PagingFigures> {
     },
   };
   const fixture = startFixtureBitbucket([history]);
-  const server = new ServerProcess(fixture.url);
+  const server = new ServerProcess(fixture.url, [...EVERY_TOOLSET]);
   try {
     await server.initialize();
     const begin = performance.now();

@@ -1,6 +1,8 @@
 /** The catalogue's cost in model context: bytes per tool as a model API receives them, and the whole `tools/list`. */
 import { TOOLSETS } from "../src/tools/catalogue.ts";
 import { connect } from "../testing/harness.ts";
+import { parseFlags } from "../src/cli/flags.ts";
+import { ALL_SETS, type ToolSelection } from "../src/policy/selection.ts";
 
 /** Bytes the catalogue costs: what a model sees, and the whole `tools/list` result. */
 export interface ContextFigures {
@@ -12,7 +14,11 @@ export interface ContextFigures {
   toolsListBytes: number;
   /** The floor: model-visible bytes per tool with every description (tool and argument) removed. */
   structurePerTool: number;
+  /** The default set (what no flags list), as a client drawing views is listed it. */
+  defaultTools: number;
   defaultCatalogueModelVisibleBytes: number;
+  /** What a model API receives of the default set, `{name, description, input_schema}`, in all. */
+  defaultModelApiBytes: number;
   perTool: Record<string, { modelVisible: number; full: number }>;
   /** Per toolset with default flags: tools exposed, model-visible bytes, whole tools/list bytes. */
   perToolset: Record<string, { tools: number; modelVisible: number; toolsList: number }>;
@@ -38,10 +44,14 @@ function withoutDescriptions(value: unknown): unknown {
   );
 }
 
-/** Measures the full catalogue (all tools) and the default one (no --yolo). */
+/** What a model API receives of one listed tool. */
+const modelApi = (t: Record<string, unknown>) =>
+  bytes({ name: t.name, description: t.description, input_schema: t.inputSchema });
+
+/** Measures the full catalogue (`--toolsets all`) and the default one (no flags at all). */
 export async function measureContext(): Promise<ContextFigures> {
-  const all = await listed({ yolo: true });
-  const defaults = await listed({});
+  const all = await listed({ yolo: true, toolsets: [ALL_SETS] });
+  const defaults = await listed(parseFlags([]));
   const perTool: ContextFigures["perTool"] = {};
   for (const tool of all.tools) {
     perTool[tool.name as string] = { modelVisible: bytes(modelVisible(tool)), full: bytes(tool) };
@@ -60,22 +70,18 @@ export async function measureContext(): Promise<ContextFigures> {
     tools: all.tools.length,
     modelVisibleBytes,
     modelVisiblePerTool: Math.round(modelVisibleBytes / all.tools.length),
-    modelApiPerTool: Math.round(
-      all.tools.reduce(
-        (n, t) =>
-          n + bytes({ name: t.name, description: t.description, input_schema: t.inputSchema }),
-        0,
-      ) / all.tools.length,
-    ),
+    modelApiPerTool: Math.round(all.tools.reduce((n, t) => n + modelApi(t), 0) / all.tools.length),
     toolsListBytes: bytes(all),
     structurePerTool: Math.round(
       all.tools.reduce((n, t) => n + bytes(withoutDescriptions(modelVisible(t))), 0) /
         all.tools.length,
     ),
+    defaultTools: defaults.tools.length,
     defaultCatalogueModelVisibleBytes: defaults.tools.reduce(
       (n, t) => n + bytes(modelVisible(t)),
       0,
     ),
+    defaultModelApiBytes: defaults.tools.reduce((n, t) => n + modelApi(t), 0),
     perTool,
     perToolset,
   };
@@ -86,7 +92,7 @@ export async function measureContext(): Promise<ContextFigures> {
  * them (so `show` counts): a tool only the page may call (`visibility:
  * ["app"]`) is kept from the model by the host, as the extension requires.
  */
-async function listed(selection: { yolo?: boolean; toolsets?: string[] }) {
+async function listed(selection: Partial<ToolSelection> & { yolo?: boolean }) {
   await using h = await connect({ selection, era: "legacy", apps: true });
   const result = await h.client.listTools() as unknown as { tools: Record<string, unknown>[] };
   return { ...result, tools: result.tools.filter((tool) => !appOnly(tool)) };

@@ -13,7 +13,7 @@ import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { freePort } from "../testing/free_port.ts";
 import { TEST_TOKEN } from "../testing/harness.ts";
 import { ENV_FLAG, MAIN } from "../testing/spawn.ts";
-import { processCpuMs, processMemory } from "./server_process.ts";
+import { EVERY_TOOLSET, processCpuMs, processMemory } from "./server_process.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** Rounds of the concurrent run, direct fetches and tool calls in turn. */
@@ -159,6 +159,7 @@ export async function measureHttp(
       "serve",
       "--http",
       `127.0.0.1:${port}`,
+      ...EVERY_TOOLSET,
     ],
     env: { BITBUCKET_URL: fixture.url },
     stdin: "null",

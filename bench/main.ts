@@ -96,7 +96,14 @@ const rows: Row[] = [
     "",
   ],
   ["floor: schema structure without any description", `${context.structurePerTool} B/tool`, "", ""],
-  ["default catalogue (model-visible)", kb(context.defaultCatalogueModelVisibleBytes), "", ""],
+  [
+    `default set, no flags (${context.defaultTools} tools listed to a client that draws views)`,
+    `${kb(context.defaultModelApiBytes)} as a model API receives it; ${
+      kb(context.defaultCatalogueModelVisibleBytes)
+    } model-visible`,
+    "",
+    "",
+  ],
   ["whole tools/list result", kb(context.toolsListBytes), "", ""],
   ...Object.entries(context.perToolset).map(([name, set]): Row => [
     `toolset ${name} (default flags)`,

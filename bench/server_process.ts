@@ -1,6 +1,14 @@
 /** A server spawned as a client would run it, spoken to in raw JSON-RPC, with its memory and CPU read from /proc. */
 import { TEST_TOKEN } from "../testing/harness.ts";
 import { MAIN, scopedPermissions } from "../testing/spawn.ts";
+import { TOOLSET_NAMES } from "../src/tools/manifest.ts";
+
+/**
+ * The server flags that list every tool, for the figures that call tools
+ * outside the default set (list_tags, list_commits): every toolset by name,
+ * which an older checkout compared against understands too.
+ */
+export const EVERY_TOOLSET: readonly string[] = ["--toolsets", TOOLSET_NAMES.join(",")];
 
 /** A spawned server speaking raw JSON-RPC over its stdio, as an MCP client would see it. */
 export class ServerProcess {

@@ -3,9 +3,12 @@
  * the docs from the catalogue, so the docs can never say something the code
  * does not:
  *
- * - README.md: the toolsets table (between `<!-- toolsets:start -->` and
- *   `<!-- toolsets:end -->`) and the `✓ tools` line of the sample `check` run;
- * - docs/tools.md: the toolsets table and the tools table (between
+ * - README.md: the `default` set's table (between `<!-- default:start -->`
+ *   and `<!-- default:end -->`: each step of the review loop, why, its
+ *   tools), the toolsets table (between `<!-- toolsets:start -->` and
+ *   `<!-- toolsets:end -->`, the `default` set's tools in bold) and the
+ *   `✓ tools` line of the sample `check` run;
+ * - docs/tools.md: the same two tables and the tools table (between
  *   `<!-- tools:start -->` and `<!-- tools:end -->`), whose last column names
  *   the file under `src/tools/<toolset>/` that declares each tool.
  *
@@ -13,6 +16,7 @@
  * differs from what this writes.
  */
 import { CATALOGUE, TOOLSETS } from "../src/tools/catalogue.ts";
+import { LOOP_STEPS, type LoopStep } from "../src/tools/kit/default_set.ts";
 import { checkTools, formatCheckLine } from "../src/cli/check.ts";
 import { parseFlags } from "../src/cli/flags.ts";
 import { writeErr, writeOut } from "../src/cli/output.ts";
@@ -25,14 +29,26 @@ export function markdownTable(header: readonly string[], rows: readonly string[]
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
-/** The toolsets table: each toolset with its tools in catalogue order. */
+/** The toolsets table: each toolset with its tools in catalogue order, those of the `default` set in bold. */
 export function toolsetsTable(): string {
   return markdownTable(
-    ["toolset", "what for", "tools"],
+    ["toolset", "what for", "tools (**bold**: in `default`)"],
     TOOLSETS.map((set) => [
       `\`${set.name}\``,
       set.description,
-      set.tools.map((t) => t.name).join(", "),
+      set.tools.map((t) => t.defaultFor ? `**${t.name}**` : t.name).join(", "),
+    ]),
+  );
+}
+
+/** The `default` set's table: each step of the review loop, what it is for, and the tools serving it. */
+export function defaultTable(): string {
+  return markdownTable(
+    ["step", "why", "tools"],
+    (Object.entries(LOOP_STEPS) as [LoopStep, string][]).map(([step, why]) => [
+      `\`${step}\``,
+      why,
+      CATALOGUE.filter((t) => t.defaultFor === step).map((t) => t.name).join(", "),
     ]),
   );
 }
@@ -45,7 +61,7 @@ export function toolsetsTable(): string {
  */
 export function toolsTable(declared: ReadonlyMap<string, string>): string {
   return markdownTable(
-    ["tool", "access", "toolset", "what it does", "why this access", "declared in"],
+    ["tool", "access", "toolset", "default", "what it does", "why this access", "declared in"],
     CATALOGUE.map((tool) => {
       const path = declared.get(tool.name);
       if (path === undefined) throw new Error(`No declaring file given for the tool ${tool.name}`);
@@ -53,6 +69,7 @@ export function toolsTable(declared: ReadonlyMap<string, string>): string {
         `\`${tool.name}\``,
         tool.access.level,
         tool.toolset,
+        tool.defaultFor ?? "",
         tool.description,
         tool.access.level === "read-only" ? "" : tool.access.why,
         `[\`${path}\`](../${path})`,
@@ -128,7 +145,7 @@ export function checkToolsLine(): string {
 }
 
 /** The marked blocks this script knows how to write. */
-export type Block = "toolsets" | "tools";
+export type Block = "default" | "toolsets" | "tools";
 
 /** A file with generated parts: which marked blocks it holds, and whether it holds the sample `✓ tools` line. */
 export interface Target {
@@ -140,11 +157,11 @@ export interface Target {
 
 /** Every file this script writes, and what it writes in each. */
 export const TARGETS: readonly Target[] = [
-  { file: "README.md", blocks: ["toolsets"], checkLine: true },
-  { file: "docs/tools.md", blocks: ["toolsets", "tools"], checkLine: false },
+  { file: "README.md", blocks: ["default", "toolsets"], checkLine: true },
+  { file: "docs/tools.md", blocks: ["default", "toolsets", "tools"], checkLine: false },
 ];
 
-const BLOCKS: readonly Block[] = ["toolsets", "tools"];
+const BLOCKS: readonly Block[] = ["default", "toolsets", "tools"];
 const CHECK_LINE = /^✓ tools .*$/gm;
 
 /** Replaces what stands between `<!-- name:start -->` and `<!-- name:end -->`, which must occur once each. */
@@ -172,6 +189,7 @@ export function renderTarget(
   declared: ReadonlyMap<string, string>,
 ): string {
   const content: Record<Block, () => string> = {
+    default: defaultTable,
     toolsets: toolsetsTable,
     tools: () => toolsTable(declared),
   };

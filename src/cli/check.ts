@@ -21,7 +21,8 @@ import { type EnvReader, parseBaseUrl, StartupError, timeoutMsOf } from "../conf
 import { type PolicyState, refusalOf } from "../policy/admin_policy.ts";
 import { withheldByConfinement } from "../policy/confinement.ts";
 import { exposedTools } from "../policy/choices.ts";
-import { selectTools } from "../policy/selection.ts";
+import { ALL_SETS, DEFAULT_SET, selectTools } from "../policy/selection.ts";
+import { LOOP_STEPS } from "../tools/kit/default_set.ts";
 import { CATALOGUE, TOOLSETS } from "../tools/catalogue.ts";
 import { diagnoseConnection, diagnoseNotBitbucket, diagnoseToken } from "./check_diagnosis.ts";
 import { checkClientCertificate } from "./client_cert_check.ts";
@@ -310,6 +311,15 @@ async function checkToken(
   }
 }
 
+/** What the `tools` line says of the `default` set, when the flags ask for it: what it is for. */
+function defaultNote(flags: Flags): string {
+  const sets = flags.toolsets ?? [];
+  if (!sets.includes(DEFAULT_SET) || sets.includes(ALL_SETS)) return "";
+  return `, the ${DEFAULT_SET} set (the review loop: ${
+    Object.keys(LOOP_STEPS).join(", ")
+  }; --toolsets ${ALL_SETS} lists every tool)`;
+}
+
 /** The `tools` line of `check`: how many tools the flags (narrowed by `policy`) expose, per toolset. */
 export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
   const selected = selectTools(CATALOGUE, flags);
@@ -318,8 +328,11 @@ export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
   const perSet = TOOLSETS.map((set) =>
     `${set.name} ${set.tools.filter((t) => exposed.has(t.name)).length}/${set.tools.length}`
   );
-  const withheldUnsafe =
-    CATALOGUE.filter((t) => t.access.level === "unsafe write" && !exposed.has(t.name)).length;
+  // The unsafe writes these flags would list but for --withhold-unsafe.
+  const withheldUnsafe = flags.withholdUnsafe
+    ? selectTools(CATALOGUE, { ...flags, withholdUnsafe: false })
+      .filter((t) => t.access.level === "unsafe write" && !exposed.has(t.name)).length
+    : 0;
   if (exposed.size === 0) {
     return {
       name: "tools",
@@ -344,7 +357,7 @@ export function checkTools(flags: Flags, policy?: PolicyState): CheckLine {
       withheld.length > 0 ? ` (${withheld.join("; ")})` : ""
     }`
     : "";
-  const detail = `${exposed.size} of ${CATALOGUE.length} tools exposed: ${
+  const detail = `${exposed.size} of ${CATALOGUE.length} tools exposed${defaultNote(flags)}: ${
     perSet.join(", ")
   }${unsafe}${confined}`;
   const path = flags.auditFile;

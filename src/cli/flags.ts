@@ -15,6 +15,7 @@ import {
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/manifest.ts";
+import { ALL_SETS, DEFAULT_SET } from "../policy/selection.ts";
 import {
   DEFAULT_LOG_FORMAT,
   DEFAULT_LOG_LEVEL,
@@ -34,12 +35,15 @@ export interface Flags {
   withholdUnsafe: boolean;
   readOnly: boolean;
   tools?: string[];
+  /** The toolsets asked for; `default` when neither --toolsets nor --tools is given. */
   toolsets?: string[];
   exclude?: string[];
   timeoutSeconds?: number;
   /** Largest Bitbucket response body read, in MiB. */
   maxResponseMb?: number;
   json: boolean;
+  /** With tools: the words to rank the tools by (`--search`). */
+  search?: string;
   /** Serve Streamable HTTP on this address instead of stdio. */
   http?: ListenAddress;
   /** Each HTTP connection's deadlines and the connection cap (HTTP mode). */
@@ -94,7 +98,9 @@ function wrap(words: readonly string[], first: number, width: number, indent: st
 
 /** The `--toolsets` entry of the help text, naming the catalogue's toolsets. */
 const TOOLSETS_HELP = wrap(
-  `expose only these toolsets: ${TOOLSET_NAMES.join(", ")} (safety filter still applies)`
+  `expose only these toolsets: ${
+    TOOLSET_NAMES.join(", ")
+  } (safety filter still applies); ${DEFAULT_SET}: the review loop's tools, the default without --tools; ${ALL_SETS}: every tool`
     .split(" "),
   21,
   90,
@@ -109,6 +115,9 @@ Usage:
   bitbucket-mcp serve --http [host:]port [flags]
                                   serve MCP over Streamable HTTP at /mcp (stateless)
   bitbucket-mcp tools [--json]    list the tools and whether the flags expose them
+  bitbucket-mcp tools --search WORDS
+                                  the tools that match, best first, and the flags that
+                                  select them
   bitbucket-mcp check [flags]     check the set-up (URL, permission, network, Bitbucket,
                                   token or session, tools), one line per check
   bitbucket-mcp login [flags]     sign in with your Bitbucket account in the browser
@@ -123,7 +132,8 @@ Flags:
   --read-only        expose read-only tools only (wins over every other flag)
   --toolsets a,b     ${TOOLSETS_HELP}
   --tools a,b        expose these tools too (or only these, without --toolsets),
-                     whatever their safety
+                     whatever their safety; --read-only, --exclude, the policy and
+                     the confinement still narrow them
   --exclude c,d      hide these tools (applied last)
   --project KEY,...  confine the server to these projects: other projects are refused
   --repo P/slug,...  confine the server to these repositories (with --project: as well);
@@ -132,8 +142,10 @@ Flags:
   --max-response-mb MIB
                      largest Bitbucket response body read (default 8)
   --json             with tools: machine-readable output
+  --search WORDS     with tools: rank the tools by name, title and description
   --http [HOST:]PORT serve Streamable HTTP on this address (host defaults to 127.0.0.1);
-                     callers may send their own token as Authorization: Bearer
+                     callers may send their own token as Authorization: Bearer, and
+                     narrow their tools (X-MCP-Toolsets, X-MCP-Readonly, /mcp/x/a,b)
   --allow-host a,b   with --http: also accept these names in Host/Origin headers
                      (localhost, 127.0.0.1 and [::1] always are)
   --oauth-client-id ID
@@ -239,6 +251,7 @@ export function parseFlags(argv: readonly string[]): Flags {
         timeout: { type: "string" },
         "max-response-mb": { type: "string" },
         json: { type: "boolean", default: false },
+        search: { type: "string" },
         http: { type: "string" },
         "allow-host": { type: "string" },
         "oauth-client-id": { type: "string" },
@@ -315,6 +328,12 @@ export function parseFlags(argv: readonly string[]): Flags {
       );
     }
   }
+  if (values.search !== undefined && command !== "tools") {
+    throw new StartupError("--search applies to tools only");
+  }
+  if (values.search !== undefined && values.search.trim() === "") {
+    throw new StartupError("--search needs words to look for, e.g. --search 'build status'");
+  }
   if (values.http !== undefined && command !== "serve") {
     throw new StartupError("--http applies to serve only");
   }
@@ -347,11 +366,13 @@ export function parseFlags(argv: readonly string[]): Flags {
     withholdUnsafe: values["withhold-unsafe"],
     readOnly: values["read-only"],
     tools: names(values.tools),
-    toolsets: names(values.toolsets),
+    // No toolset and no tool named: the review loop's set, which every client's cap takes whole.
+    toolsets: names(values.toolsets) ?? (values.tools === undefined ? [DEFAULT_SET] : undefined),
     exclude: names(values.exclude),
     timeoutSeconds,
     maxResponseMb,
     json: values.json,
+    search: values.search,
     http: values.http === undefined ? undefined : parseListenAddress(values.http),
     allowHosts,
     oauthClientId,

@@ -17,7 +17,7 @@ import {
 import { createServerFactory } from "../server/factory.ts";
 import { collectWhenIdle } from "../server/idle_collector.ts";
 import { formatHostPort, type ListenAddress } from "../server/listen_address.ts";
-import { selectTools, unknownNames } from "../policy/selection.ts";
+import { selectTools, SET_KEYWORDS, unknownNames } from "../policy/selection.ts";
 import { Confirmations } from "../policy/confirmation.ts";
 import type { CallPolicy } from "../policy/call_policy.ts";
 import { type AuditLog, openAuditFile } from "../policy/audit.ts";
@@ -74,10 +74,12 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
     const { flags, notes } = narrowByPolicy(asked, admin);
     // Serving starts from the tools' listings: the catalogue itself (every tool's zod schemas)
     // loads on the first call, or here for the commands that show it.
-    const unknownSets = unknownNames(TOOLSET_NAMES, flags.toolsets ?? []);
+    const unknownSets = unknownNames([...TOOLSET_NAMES, ...SET_KEYWORDS], flags.toolsets ?? []);
     if (unknownSets.length > 0) {
       throw new StartupError(
-        `unknown toolset ${unknownSets.join(", ")}: the toolsets are ${TOOLSET_NAMES.join(", ")}`,
+        `unknown toolset ${unknownSets.join(", ")}: the toolsets are ${
+          [...TOOLSET_NAMES, ...SET_KEYWORDS].join(", ")
+        }`,
       );
     }
     const unknown = unknownNames(
@@ -90,11 +92,15 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       );
     }
     if (flags.command === "tools") {
-      const [{ toolsListing }, { CATALOGUE }] = await Promise.all([
+      const [{ toolSearch, toolsListing }, { CATALOGUE }] = await Promise.all([
         import("./tools_command.ts"),
         import("../tools/catalogue.ts"),
       ]);
-      writeOut(toolsListing(CATALOGUE, flags, flags.json));
+      writeOut(
+        flags.search === undefined
+          ? toolsListing(CATALOGUE, flags, flags.json)
+          : toolSearch(CATALOGUE, flags, flags.search, flags.json),
+      );
       return 0;
     }
     const { logger, scope } = await startLogging(flags);
@@ -308,6 +314,8 @@ async function serveOverHttp(
       hints: hintsFor(oauth),
       hostHint: ALLOW_HOST_HINT,
       oauth,
+      catalogue: MANIFEST_TOOLS,
+      onnarrow: (message) => logger.log("warn", message),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse || error instanceof Deno.errors.AddrNotAvailable) {

@@ -27,7 +27,7 @@ import {
   segmentArg,
 } from "../tools/kit/args.ts";
 import type { ClientSource } from "../policy/registration.ts";
-import { TEMPLATES } from "../resources/templates.ts";
+import { TEMPLATES, type TemplateSpec } from "../resources/templates.ts";
 import { AnswerCache, callerKey } from "./cache.ts";
 import {
   type Answer,
@@ -46,9 +46,12 @@ export type CompletionKind = "project" | "repo" | "pull_request" | "ref" | "path
 /** The most values one answer carries (the protocol's limit). */
 export const MAX_VALUES = 100;
 
-/** What each template variable names, by template. */
-function templateKinds(uriTemplate: string): Record<string, CompletionKind> | undefined {
-  const template = TEMPLATES.find((t) => t.uriTemplate === uriTemplate);
+/** What each variable of the template `uriTemplate` names, when it is among `templates`. */
+function templateKinds(
+  uriTemplate: string,
+  templates: readonly TemplateSpec[],
+): Record<string, CompletionKind> | undefined {
+  const template = templates.find((t) => t.uriTemplate === uriTemplate);
   if (template === undefined) return undefined;
   const id: CompletionKind = template.name === "commit" ? "commit" : "pull_request";
   return { project: "project", repo: "repo", id, path: "path", at: "ref" };
@@ -194,16 +197,20 @@ export type PromptArguments = ReadonlyMap<string, Readonly<Record<string, Comple
 
 /**
  * The `completion/complete` handler: each call's Bitbucket client from
- * `clients`, prompt arguments as `prompts` names them, answers kept in `cache`.
+ * `clients`, prompt arguments as `prompts` names them, the variables of the
+ * templates offered (`templates`), answers kept in `cache`.
  */
 export function completionHandler(
   clients: ClientSource,
   prompts: PromptArguments,
   cache: AnswerCache = new AnswerCache(),
+  templates: readonly TemplateSpec[] = TEMPLATES,
 ): (request: CompleteRequest, ctx: ServerContext) => Promise<CompleteResult> {
   return async ({ params }, ctx) => {
     const { ref, argument } = params;
-    const kinds = ref.type === "ref/prompt" ? prompts.get(ref.name) : templateKinds(ref.uri);
+    const kinds = ref.type === "ref/prompt"
+      ? prompts.get(ref.name)
+      : templateKinds(ref.uri, templates);
     if (kinds === undefined) {
       const what = ref.type === "ref/prompt"
         ? `prompt ${ref.name}`

@@ -1,9 +1,23 @@
 /**
  * Which tools a server exposes (`--read-only`, `--toolsets`, `--tools`,
  * `--exclude`, `--withhold-unsafe`): one rule, for the catalogue's tools and
- * for the manifest's entries alike.
+ * for the manifest's entries alike, and for an HTTP request narrowing its own
+ * catalogue within the server's.
  */
 import type { AccessLevel } from "../tools/kit/define.ts";
+import type { LoopStep } from "../tools/kit/default_set.ts";
+
+/**
+ * The set of the tools that serve a step of the review loop (`defaultFor`),
+ * across toolsets: what the command line selects when it names no toolset.
+ */
+export const DEFAULT_SET = "default";
+
+/** Every toolset at once. */
+export const ALL_SETS = "all";
+
+/** The names `--toolsets` takes besides the toolsets' own. */
+export const SET_KEYWORDS: readonly string[] = [DEFAULT_SET, ALL_SETS];
 
 /** The flags that decide which tools a server exposes. */
 export interface ToolSelection {
@@ -17,24 +31,37 @@ export interface ToolSelection {
   readOnly: boolean;
   /** Allowlist by name; takes precedence over the default safety filter. */
   tools?: readonly string[];
-  /** Toolsets whose tools (subject to the safety filter) are exposed. */
+  /**
+   * Toolsets whose tools (subject to the safety filter) are exposed, `default`
+   * and `all` among them. Absent (and no `tools`): every tool; the command
+   * line asks for `default` when it names none.
+   */
   toolsets?: readonly string[];
   /** Names removed last. */
   exclude?: readonly string[];
 }
 
-/** What the rule needs to know of a tool: its name, its access level, its toolset. */
+/** What the rule needs to know of a tool: its name, its access level, its toolset, its step. */
 export interface Selectable {
   readonly name: string;
   readonly toolset: string;
   readonly access: { readonly level: AccessLevel };
+  /** The review loop's step it serves: present for a tool of the `default` set. */
+  readonly defaultFor?: LoopStep;
+}
+
+/** Whether `tool` is in one of `sets`: its own toolset, `all`, or `default` when it serves a step. */
+export function inSets(tool: Selectable, sets: ReadonlySet<string>): boolean {
+  return sets.has(tool.toolset) || sets.has(ALL_SETS) ||
+    (sets.has(DEFAULT_SET) && tool.defaultFor !== undefined);
 }
 
 /**
  * The exposed tools, in catalogue order:
- * 1. candidates: the tools of `toolsets` that pass the safety filter (all;
- *    safe ones only with `withholdUnsafe`), plus every tool named in `tools`
- *    whatever its safety; with neither option, every tool that passes it;
+ * 1. candidates: the tools of `toolsets` (each a toolset, `default` or
+ *    `all`) that pass the safety filter (all; safe ones only with
+ *    `withholdUnsafe`), plus every tool named in `tools` whatever its
+ *    safety; with neither option, every tool that passes it;
  * 2. `readOnly` keeps only read-only tools, whatever was asked;
  * 3. `exclude` removes last.
  *
@@ -54,10 +81,10 @@ export function selectTools<T extends Selectable>(
     : undefined;
   const exclude = new Set(selection.exclude ?? []);
   return catalogue.filter((tool) => {
-    const inSets = sets === undefined || sets.has(tool.toolset);
+    const chosen = sets === undefined || inSets(tool, sets);
     const { level } = tool.access;
     const candidate = named.has(tool.name) ||
-      (inSets && (level !== "unsafe write" || !selection.withholdUnsafe));
+      (chosen && (level !== "unsafe write" || !selection.withholdUnsafe));
     return candidate && (!selection.readOnly || level === "read-only") && !exclude.has(tool.name);
   });
 }

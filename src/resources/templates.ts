@@ -26,6 +26,12 @@ export interface TemplateSpec {
   uriTemplate: string;
   description: string;
   mimeType: string;
+  /**
+   * The tool that returns the same thing: the template is offered (listed,
+   * read, completed) only where that tool is exposed, so a resource reaches
+   * no further than the tools do.
+   */
+  readAs: string;
 }
 
 /** How long a document resource may be: what the tools return by default. */
@@ -40,6 +46,7 @@ export const TEMPLATES: readonly TemplateSpec[] = [
     uriTemplate: `${ROOT}/pull-requests/{id}`,
     description: "A pull request, as get_pull_request returns it",
     mimeType: "application/json",
+    readAs: "get_pull_request",
   },
   {
     name: "pull_request_diff",
@@ -47,6 +54,7 @@ export const TEMPLATES: readonly TemplateSpec[] = [
     uriTemplate: `${ROOT}/pull-requests/{id}/diff`,
     description: `A pull request's unified diff, cut at ${CUT}`,
     mimeType: "text/x-diff",
+    readAs: "get_pr_diff",
   },
   {
     name: "pull_request_threads",
@@ -54,6 +62,7 @@ export const TEMPLATES: readonly TemplateSpec[] = [
     uriTemplate: `${ROOT}/pull-requests/{id}/threads`,
     description: "A pull request's open comment threads: who, where, what",
     mimeType: "text/markdown",
+    readAs: "list_pr_comments",
   },
   {
     name: "file",
@@ -62,6 +71,7 @@ export const TEMPLATES: readonly TemplateSpec[] = [
     description:
       `A text file at a branch, tag or commit (default: the default branch), cut at ${CUT}`,
     mimeType: "text/plain",
+    readAs: "get_file_content",
   },
   {
     name: "commit",
@@ -69,8 +79,14 @@ export const TEMPLATES: readonly TemplateSpec[] = [
     uriTemplate: `${ROOT}/commits/{id}`,
     description: "A commit with the paths it changes",
     mimeType: "application/json",
+    readAs: "get_commit",
   },
 ];
+
+/** The templates offered where the tools named `exposed` are (see {@link TemplateSpec.readAs}). */
+export function offeredTemplates(exposed: ReadonlySet<string>): TemplateSpec[] {
+  return TEMPLATES.filter((template) => exposed.has(template.readAs));
+}
 
 /** The template of each kind. */
 export function templateOf(kind: ResourceKind): TemplateSpec {

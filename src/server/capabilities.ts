@@ -23,7 +23,7 @@ import {
   PR_PROMPT_ARGUMENTS,
   promptResult,
 } from "../prompts/prompts.ts";
-import { TEMPLATES } from "../resources/templates.ts";
+import { offeredTemplates, type ResourceKind, templateOf } from "../resources/templates.ts";
 import type { Confinement } from "../policy/confinement.ts";
 import { VIEW_TOOL, VIEW_URI } from "../tools/kit/apps.ts";
 
@@ -45,6 +45,15 @@ function confinedArgs(
   const result = confinement.bound(args ?? {}, TARGET);
   if ("refused" in result) throw outside(what, result.refused);
   return result.args;
+}
+
+/** The -32602 error for a resource whose template this server does not offer. */
+function notOffered(uri: string, kind: ResourceKind): ProtocolError {
+  const { readAs } = templateOf(kind);
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Cannot read ${uri}: this server offers no ${kind} resources, as it does not expose ${readAs} (hint: resources/templates/list names the templates it offers)`,
+  );
 }
 
 /** Everything a server instance gets besides its tools. */
@@ -84,8 +93,10 @@ const viewPage = lazy(() => import("../resources/view_page.ts"));
 
 /**
  * The features of a server whose calls take their client from `clients` and
- * which exposes the tools named `exposed` (a prompt is offered only when the
- * tools its plan names are).
+ * which exposes the tools named `exposed`: a prompt is offered only when the
+ * tools its plan names are, a resource template (and so its reads, its
+ * completions, and for pull requests `resources/list`) only when the tool it
+ * reads as is.
  */
 export function serverFeatures(
   clients: ClientSource,
@@ -96,6 +107,8 @@ export function serverFeatures(
   const bitbucketFor = (ctx: ServerContext) => clients(ctx).withSignal(ctx.mcpReq.signal);
   const names = new Set(exposed);
   const prompts = offeredPrompts(names);
+  const offered = offeredTemplates(names);
+  const kinds = new Set(offered.map((t) => t.name));
   // The page is served wherever the view tool is registered; it holds no Bitbucket data.
   const servesView = names.has(VIEW_TOOL);
   const promptArguments = new Map<string, Record<string, CompletionKind>>(
@@ -104,13 +117,18 @@ export function serverFeatures(
   // One cache per process: keyed by caller inside, shared by every server instance.
   const cache = new AnswerCache();
   const complete = lazy(async () => {
-    const handler = (await completing()).completionHandler(clients, promptArguments, cache);
+    const handler = (await completing()).completionHandler(
+      clients,
+      promptArguments,
+      cache,
+      offered,
+    );
     return confinement ? confinedCompletions(handler, confinement) : handler;
   });
   const oneRepo = confinement?.oneRepo !== undefined;
   const listedPrompts = { prompts: prompts.map((p) => listedPrompt(p, oneRepo)) };
   const templates = {
-    resourceTemplates: TEMPLATES.map(({ name, title, uriTemplate, description, mimeType }) => ({
+    resourceTemplates: offered.map(({ name, title, uriTemplate, description, mimeType }) => ({
       name,
       title,
       uriTemplate,
@@ -121,37 +139,46 @@ export function serverFeatures(
   return {
     addTo(server) {
       const low = server.server;
+      const resources = offered.length > 0 || servesView;
+      const completes = offered.length > 0 || prompts.length > 0;
       low.registerCapabilities({
-        resources: { listChanged: false },
-        completions: {},
+        ...(resources ? { resources: { listChanged: false } } : {}),
+        ...(completes ? { completions: {} } : {}),
         ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       });
-      low.setRequestHandler("resources/templates/list", () => templates);
-      low.setRequestHandler("resources/list", async (_request, ctx) => {
-        const { listPullRequestResources } = await listing();
-        const listed = await listPullRequestResources(bitbucketFor(ctx));
-        if (!confinement) return listed;
-        const { parseResourceUri } = await parsing();
-        const resources = listed.resources.filter((resource) => {
-          const target = parseResourceUri(resource.uri);
-          return confinement.allowsRepo(target.project, target.repo);
+      if (resources) {
+        low.setRequestHandler("resources/templates/list", () => templates);
+        low.setRequestHandler("resources/list", async (_request, ctx) => {
+          // The caller's pull requests, where pull request resources are offered.
+          if (!kinds.has("pull_request")) return { resources: [] };
+          const { listPullRequestResources } = await listing();
+          const listed = await listPullRequestResources(bitbucketFor(ctx));
+          if (!confinement) return listed;
+          const { parseResourceUri } = await parsing();
+          const resources = listed.resources.filter((resource) => {
+            const target = parseResourceUri(resource.uri);
+            return confinement.allowsRepo(target.project, target.repo);
+          });
+          return { resources };
         });
-        return { resources };
-      });
-      low.setRequestHandler("resources/read", async ({ params }, ctx) => {
-        if (servesView && params.uri === VIEW_URI) return (await viewPage()).readViewPage();
-        // Parsed before anything else: a bad URI never reaches Bitbucket.
-        const target = (await parsing()).parseResourceUri(params.uri);
-        confinedArgs(confinement, `read ${params.uri}`, {
-          project: target.project,
-          repo: target.repo,
+        low.setRequestHandler("resources/read", async ({ params }, ctx) => {
+          if (servesView && params.uri === VIEW_URI) return (await viewPage()).readViewPage();
+          // Parsed before anything else: a bad URI never reaches Bitbucket.
+          const target = (await parsing()).parseResourceUri(params.uri);
+          if (!kinds.has(target.kind)) throw notOffered(params.uri, target.kind);
+          confinedArgs(confinement, `read ${params.uri}`, {
+            project: target.project,
+            repo: target.repo,
+          });
+          const { readResource } = await reading();
+          return await readResource(params.uri, target, bitbucketFor(ctx));
         });
-        const { readResource } = await reading();
-        return await readResource(params.uri, target, bitbucketFor(ctx));
-      });
-      low.setRequestHandler("completion/complete", async (request, ctx) => {
-        return await (await complete())(request, ctx);
-      });
+      }
+      if (completes) {
+        low.setRequestHandler("completion/complete", async (request, ctx) => {
+          return await (await complete())(request, ctx);
+        });
+      }
       if (prompts.length === 0) return;
       // Served by handlers of their own, like resources, so that listing them
       // builds no argument schema: the arguments are checked when a prompt is got.

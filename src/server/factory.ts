@@ -7,7 +7,11 @@ import { isJSONRPCRequest, McpServer } from "../deps/mcp.ts";
 import type { BitbucketClient } from "../bitbucket/transport/client.ts";
 import type { ToolEntry } from "../tools/kit/define.ts";
 import { type CallPolicy, CAUTIOUS } from "../policy/call_policy.ts";
-import { type Confinement, confinementInstructions } from "../policy/confinement.ts";
+import {
+  type Confinement,
+  confinementInstructions,
+  withinConfinement,
+} from "../policy/confinement.ts";
 import { registrations } from "../policy/registration.ts";
 import type { Registration } from "../policy/sdk_registration.ts";
 import { type AuditLog, recordUnknownTool } from "../policy/audit.ts";
@@ -18,6 +22,7 @@ import { degradingByRevision } from "./revision_degrade.ts";
 import { negotiatingApps } from "./apps_negotiation.ts";
 import { isAppTool } from "../tools/kit/apps.ts";
 import { signInGated, type SignInPort } from "./sign_in_gate.ts";
+import { catalogueInstructions } from "./catalogue_instructions.ts";
 
 /** What the server says about itself in `initialize` and `server/discover`, unconfined. */
 export const INSTRUCTIONS = [
@@ -30,11 +35,17 @@ export const INSTRUCTIONS = [
 ].join(" ");
 
 /**
- * The instructions of a server under `confinement`: {@link INSTRUCTIONS}, what
- * it is confined to, and the administrator's policy (`adminNote`) when one is in force.
+ * The instructions of a server exposing `tools` under `confinement`:
+ * {@link INSTRUCTIONS}, its toolsets with the tools to start from, what it is
+ * confined to, and the administrator's policy (`adminNote`) when one is in force.
  */
-export function instructionsFor(confinement: Confinement | undefined, adminNote?: string): string {
-  return [INSTRUCTIONS, confinementInstructions(confinement), adminNote]
+export function instructionsFor(
+  confinement: Confinement | undefined,
+  adminNote?: string,
+  tools: readonly ToolEntry[] = [],
+): string {
+  const served = catalogueInstructions(withinConfinement(tools, confinement));
+  return [INSTRUCTIONS, served, confinementInstructions(confinement), adminNote]
     .filter((part) => part !== undefined).join(" ");
 }
 
@@ -109,6 +120,6 @@ export function createServerFactory(
   const own = registrations(tools, clients, policy);
   const made = signIn ? signInGated(own, signIn) : own;
   const features = serverFeatures(clients, made.map((r) => r.name), policy.confinement);
-  const instructions = instructionsFor(policy.confinement, policy.adminNote);
+  const instructions = instructionsFor(policy.confinement, policy.adminNote, tools);
   return () => serverWith(made, features, instructions, policy.audit);
 }

@@ -3,12 +3,13 @@
  * through the SDK's `createMcpHandler` on `Deno.serve`. The catalogue's
  * registrations are made once per process; the SDK wants a fresh server
  * instance per request (an instance keeps what a request negotiated), so each
- * request gets one holding only what it can reach. Each call uses a Bitbucket
- * client made for its own request's token (the caller's `Authorization:
- * Bearer` token, else the server-wide one; with sign-in, `oauth/`, only one
- * Bitbucket vouches for), read from the request context when the call runs:
- * tokens live only as long as their request, are never cached (sign-in keeps
- * a hash) and are never logged.
+ * request gets one holding only what it can reach, within the catalogue its
+ * headers or path narrow it to (`connection_selection.ts`). Each call uses a
+ * Bitbucket client made for its own request's token (the caller's
+ * `Authorization: Bearer` token, else the server-wide one; with sign-in,
+ * `oauth/`, only one Bitbucket vouches for), read from the request context
+ * when the call runs: tokens live only as long as their request, are never
+ * cached (sign-in keeps a hash) and are never logged.
  */
 import {
   type AuthInfo,
@@ -29,6 +30,8 @@ import type { Registration } from "../policy/sdk_registration.ts";
 import { SERVER_NAME, VERSION } from "../version.ts";
 import { oauthGateFor, type OAuthSettings, withScopes } from "./oauth/gate.ts";
 import { instructionsFor, serverWith } from "./factory.ts";
+import { ConnectionCatalogues, pathAsk } from "./connection_selection.ts";
+import type { Selectable } from "../policy/selection.ts";
 import { serverFeatures } from "./capabilities.ts";
 import { readAhead } from "./read_ahead.ts";
 import { formatHostPort, type ListenAddress } from "./listen_address.ts";
@@ -70,6 +73,10 @@ export interface HttpHandlerOptions {
   oauth?: OAuthSettings;
   /** The policy's metrics have a listener of their own: the MCP port does not serve them. */
   metricsElsewhere?: boolean;
+  /** Every tool of the catalogue, served or not: a request may narrow by these names only. */
+  catalogue?: readonly Selectable[];
+  /** Told what a request asked for beyond the tools served (`connection_selection.ts`). */
+  onnarrow?: (message: string) => void;
 }
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
@@ -206,17 +213,33 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       serverFacts,
     });
   };
-  const all = withScopes(gate, registrations(tools, clients, options.policy));
   const confinement = options.policy?.confinement;
-  const features = serverFeatures(clients, all.map((r) => r.name), confinement);
-  const instructions = instructionsFor(confinement, options.policy?.adminNote);
+  // The whole catalogue, and each narrowing a request asks for (headers, path), made once each.
+  const catalogues = new ConnectionCatalogues({
+    tools,
+    catalogue: options.catalogue,
+    notice: options.onnarrow,
+    build: (served) => {
+      const all = withScopes(gate, registrations(served, clients, options.policy));
+      return {
+        all,
+        byName: new Map(all.map((r) => [r.name, r])),
+        features: serverFeatures(clients, all.map((r) => r.name), confinement),
+        instructions: instructionsFor(confinement, options.policy?.adminNote, served),
+      };
+    },
+  });
   const audit = options.policy?.audit;
-  const byName = new Map(all.map((r) => [r.name, r]));
   // What each request in flight can reach, read from its body before the SDK builds its server.
   const reach = new WeakMap<Request, Registration | null>();
+  // The narrowed catalogue of each request in flight that asked for one.
+  const narrowedFor = new WeakMap<Request, typeof catalogues.whole>();
   // A 2025-era request carrying an apps session id is served as its client declared MCP Apps.
   const factory = rememberingApps((ctx: McpRequestContext) => {
-    const only = ctx.requestInfo ? reach.get(ctx.requestInfo) : undefined;
+    const request = ctx.requestInfo;
+    const { all, features, instructions } = (request && narrowedFor.get(request) ||
+      catalogues.whole).made;
+    const only = request ? reach.get(request) : undefined;
     // A tools/call reaches one tool and nothing else; any other message may need it all.
     return only === undefined
       ? serverWith(all, features, instructions, audit)
@@ -238,20 +261,24 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (pathname === METRICS_PATH && metrics && !options.metricsElsewhere) {
         return metricsResponse(request, metrics);
       }
-      if (pathname !== MCP_PATH && !gate?.serves(pathname)) {
+      const asked = pathAsk(pathname, MCP_PATH);
+      if (asked === undefined && !gate?.serves(pathname)) {
         return rejection(404, `not found: MCP is served at ${MCP_PATH}`);
       }
       const host = validateHostHeader(request.headers.get("host"), allowed);
       if (!host.ok) return notAllowed(host.message);
       const origin = validateOriginHeader(request.headers.get("origin"), allowed);
       if (!origin.ok) return notAllowed(origin.message);
-      if (gate && pathname !== MCP_PATH) return gate.documents(request);
+      if (gate && asked === undefined) return gate.documents(request);
       const auth = gate ? await gate.authenticate(request) : requestAuth(request, config.token);
       if (auth instanceof Response) return auth;
+      const served = catalogues.of(asked!, request.headers);
+      if (served instanceof Response) return served;
       const read = await readAhead(request, body);
       if (read instanceof Response) return read;
+      if (served !== catalogues.whole) narrowedFor.set(read.request, served);
       if (read.body === undefined) return await mcp.fetch(read.request, { authInfo: auth });
-      const tool = reachedTool(read.body, byName);
+      const tool = reachedTool(read.body, served.made.byName);
       if (tool !== undefined) reach.set(read.request, tool);
       const answer = await mcp.fetch(read.request, { authInfo: auth, parsedBody: read.body });
       return withAppsSession(read.body, answer);

@@ -51,6 +51,7 @@ function entryOf(record: ManifestRecord): ToolEntry {
     toolset: record.toolset,
     access: { level: record.level },
     reach: record.reach,
+    ...(record.defaultFor ? { defaultFor: record.defaultFor } : {}),
     ...(record.bounding ? { bounding: record.bounding } : {}),
     config: {
       title: record.title,

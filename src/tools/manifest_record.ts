@@ -7,6 +7,7 @@ import type { ToolAnnotations } from "../deps/mcp.ts";
 import type { AccessLevel, Choices } from "./kit/define.ts";
 import type { JsonSchema } from "./kit/published_schema.ts";
 import type { Bounding, Reach } from "./kit/reach.ts";
+import type { LoopStep } from "./kit/default_set.ts";
 import type { Toolset } from "./kit/toolset.ts";
 
 /** One tool as `tools/list` shows it, with its toolset, access level and reach. */
@@ -15,6 +16,8 @@ export interface ManifestRecord {
   toolset: string;
   level: AccessLevel;
   reach: Reach;
+  /** The review loop's step it serves, when it is in the `default` set. */
+  defaultFor?: LoopStep;
   /** How a confinement bounds it, for a server-wide tool. */
   bounding?: Bounding;
   title: string;
@@ -40,6 +43,7 @@ export function renderManifest(toolsets: readonly Toolset[]): string {
       toolset: tool.toolset,
       level: tool.access.level,
       reach: tool.reach,
+      defaultFor: tool.defaultFor,
       bounding: tool.bounding,
       title: tool.title,
       description: tool.description,

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { diagnoseConnection } from "../../src/cli/check_diagnosis.ts";
-import { selectTools, type ToolSelection } from "../../src/policy/selection.ts";
+import { DEFAULT_SET, selectTools, type ToolSelection } from "../../src/policy/selection.ts";
 import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
 import { APPLICATION_PROPERTIES, RECENT_REPOS, system } from "../../testing/cases/system.ts";
 import { versionRoute } from "../../testing/cases/server_version.ts";
@@ -46,13 +46,13 @@ async function check(
 
 /**
  * What the tools line says a selection exposes, counted from the catalogue:
- * "N of M tools exposed: " and each toolset's "name exposed/all".
+ * "N of M tools exposed" and each toolset's "name exposed/all".
  */
 function exposure(selection: Partial<ToolSelection>): { total: string; perSet: string[] } {
   const exposed = new Set(selectTools(CATALOGUE, { readOnly: false, ...selection }));
   assert.ok(exposed.size > 0 && exposed.size <= CATALOGUE.length, "the selection exposes some");
   return {
-    total: `${exposed.size} of ${CATALOGUE.length} tools exposed: `,
+    total: `${exposed.size} of ${CATALOGUE.length} tools exposed`,
     perSet: TOOLSETS.map((set) =>
       `${set.name} ${set.tools.filter((t) => exposed.has(t)).length}/${set.tools.length}`
     ),
@@ -82,12 +82,12 @@ Deno.test("check: every check passes against Bitbucket with a good token; exit 0
   assert.match(run.lines.url!.text, new RegExp(fixture.url));
   assert.match(run.lines.bitbucket!.text, /Bitbucket Data Center 9\.4\.2 \(build 9004002\)/);
   assert.match(run.lines.token!.text, /authenticated as bwilson/);
-  const byDefault = exposure({});
-  assert.ok(
-    run.lines.tools!.text.includes(byDefault.total + byDefault.perSet.join(", ")),
-    run.lines.tools!.text,
-  );
-  assert.match(run.lines.tools!.text, /; unsafe writes ask the person first$/);
+  // With no --toolsets, the default set: the review loop's tools, and says so.
+  const byDefault = exposure({ toolsets: [DEFAULT_SET] });
+  const line = run.lines.tools!.text;
+  assert.ok(line.includes(`${byDefault.total}, the ${DEFAULT_SET} set (the review loop`), line);
+  assert.ok(line.includes(`: ${byDefault.perSet.join(", ")}`), line);
+  assert.match(line, /; unsafe writes ask the person first$/);
   assert.equal(run.stderr, "", "the default log level logs nothing for successful requests");
   const probe = fixture.requests.find((r) => r.path === APPLICATION_PROPERTIES);
   assert.equal(
@@ -106,11 +106,20 @@ Deno.test("check: the tools line follows the flags, and no tool at all is a fail
   assert.equal(narrow.code, 0);
   const builds = exposure({ toolsets: ["builds"], readOnly: true });
   assert.ok(
-    narrow.lines.tools!.text.includes(builds.total + builds.perSet.join(", ")),
+    narrow.lines.tools!.text.includes(`${builds.total}: ${builds.perSet.join(", ")}`),
     narrow.lines.tools!.text,
   );
   assert.match(narrow.lines.tools!.text, /read-only tools only \(--read-only\)$/);
-  const unsafe = CATALOGUE.filter((t) => t.access.level === "unsafe write").length;
+  const all = await check(env, ["--toolsets", "all"]);
+  const every = exposure({});
+  assert.ok(
+    all.lines.tools!.text.includes(`${every.total}: ${every.perSet.join(", ")}`),
+    all.lines.tools!.text,
+  );
+  // The unsafe writes of the default set, which --withhold-unsafe leaves out.
+  const unsafe = selectTools(CATALOGUE, { readOnly: false, toolsets: [DEFAULT_SET] })
+    .filter((t) => t.access.level === "unsafe write").length;
+  assert.ok(unsafe > 0, "the default set has unsafe writes");
   const withheld = await check(env, ["--withhold-unsafe"]);
   assert.match(
     withheld.lines.tools!.text,

@@ -64,16 +64,34 @@ Deno.test("end to end: serve --http --oauth-client-id announces the sign-in, ser
   const port = freePort();
   const server = await spawnHttpMain(
     [`--allow-net=127.0.0.1:${port},${new URL(fake.url).host}`, ENV_FLAG],
-    ["serve", "--http", `127.0.0.1:${port}`, "--oauth-client-id", CLIENT_ID],
+    ["serve", "--http", `127.0.0.1:${port}`, "--oauth-client-id", CLIENT_ID, "--toolsets", "all"],
     { BITBUCKET_URL: fake.url, BITBUCKET_OAUTH_CLIENT_SECRET: SECRET },
   );
   let stopped;
   try {
-    const prm = await fetch(
-      new URL(`/.well-known/oauth-protected-resource${MCP_PATH}`, server.url),
-    );
+    const metadata = new URL(`/.well-known/oauth-protected-resource${MCP_PATH}`, server.url);
+    const prm = await fetch(metadata);
     assert.equal((await prm.json()).resource, server.url.href);
+    // A narrowed path is the same resource: its challenge names /mcp's metadata.
+    const narrowed = new URL(`${MCP_PATH}/x/refs`, server.url);
+    const challenge = await fetch(narrowed, { method: "POST", body: "{}" });
+    await challenge.body?.cancel();
+    assert.equal(challenge.status, 401);
+    assert.ok(
+      challenge.headers.get("www-authenticate")?.includes(`resource_metadata="${metadata.href}"`),
+      challenge.headers.get("www-authenticate") ?? "no challenge",
+    );
     const token = fake.issue("alice", scopesFor(CATALOGUE));
+    const refsOnly = await connectHttp(narrowed, "modern", token);
+    try {
+      const { tools } = await refsOnly.listTools();
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        CATALOGUE.filter((t) => t.toolset === "refs").map((t) => t.name),
+      );
+    } finally {
+      await refsOnly.close();
+    }
     const client = await connectHttp(server.url, "modern", token);
     try {
       const result = await client.callTool({
@@ -105,7 +123,7 @@ Deno.test("end to end: serve --http --oauth-client-id announces the sign-in, ser
   const expected = oauthStartLine(
     { clientId: CLIENT_ID, confidential: true },
     server.url,
-    selectTools(CATALOGUE, { readOnly: false }),
+    selectTools(CATALOGUE, { readOnly: false, toolsets: ["all"] }),
   );
   assert.ok(stopped.stderr.includes(expected), stopped.stderr);
   assert.ok(!stopped.stderr.includes("no BITBUCKET_TOKEN"), "no talk of a server-wide token");

@@ -46,6 +46,18 @@ const startupErrors: {
     env: ENV,
     says: /unknown tool nah/,
   },
+  {
+    why: "unknown toolset in --toolsets, the keywords named beside the toolsets",
+    args: ["--toolsets", "defualt"],
+    env: ENV,
+    says: /unknown toolset defualt: the toolsets are repositories, .*, default, all$/,
+  },
+  {
+    why: "--search outside tools",
+    args: ["check", "--search", "diff"],
+    env: ENV,
+    says: /--search applies to tools only/,
+  },
   { why: "unknown flag", args: ["--frobnicate"], env: ENV, says: /frobnicate.*--help/ },
   {
     why: "token as a flag",
@@ -193,7 +205,14 @@ Deno.test("tools --json lists the whole catalogue with access and exposure, with
   const out = await runMain([], ["tools", "--json"], {});
   assert.equal(out.code, 0, out.stderr);
   const { tools } = JSON.parse(out.stdout) as {
-    tools: { name: string; access: string; why?: string; exposed: boolean; description: string }[];
+    tools: {
+      name: string;
+      access: string;
+      why?: string;
+      defaultFor?: string;
+      exposed: boolean;
+      description: string;
+    }[];
   };
   assert.deepEqual(tools.map((t) => t.name), CATALOGUE.map((t) => t.name));
   for (const t of tools) {
@@ -204,14 +223,22 @@ Deno.test("tools --json lists the whole catalogue with access and exposure, with
       access.level === "read-only" ? undefined : access.why,
       `${t.name}'s reason`,
     );
-    assert.equal(t.exposed, true, `${t.name} exposed by default (unsafe ones ask first)`);
+    // By default, the default set: the tools that serve a step of the review loop.
+    const { defaultFor } = CATALOGUE.find((c) => c.name === t.name)!;
+    assert.equal(t.defaultFor, defaultFor, `${t.name}'s step`);
+    assert.equal(t.exposed, defaultFor !== undefined, `${t.name} exposed by default or not`);
   }
+  const all = JSON.parse((await runMain([], ["tools", "--json", "--toolsets", "all"], {})).stdout);
+  assert.ok(
+    (all.tools as { exposed: boolean }[]).every((t) => t.exposed),
+    "--toolsets all exposes every tool (unsafe ones ask first)",
+  );
   const withheld = JSON.parse(
-    (await runMain([], ["tools", "--json", "--withhold-unsafe"], {})).stdout,
+    (await runMain([], ["tools", "--json", "--withhold-unsafe", "--toolsets", "all"], {})).stdout,
   ) as { tools: { exposed: boolean; access: string }[] };
   assert.ok(withheld.tools.every((t) => t.exposed === (t.access !== "unsafe write")));
   const readOnly = JSON.parse(
-    (await runMain([], ["tools", "--json", "--read-only"], {})).stdout,
+    (await runMain([], ["tools", "--json", "--read-only", "--toolsets", "all"], {})).stdout,
   ) as {
     tools: { exposed: boolean; access: string }[];
   };

@@ -17,6 +17,7 @@ import { USAGE } from "../../src/cli/flags.ts";
 import { VIEW_PAGE_FILE } from "../../src/resources/view_page_render.ts";
 import { MANIFEST_FILE } from "../../src/tools/manifest_record.ts";
 import { CATALOGUE, TOOLSETS } from "../../src/tools/catalogue.ts";
+import { LOOP_STEPS } from "../../src/tools/kit/default_set.ts";
 import { staleFile } from "../support/line_diff.ts";
 import { readRepoFile, ROOT, section, tableRows } from "./markdown.ts";
 
@@ -91,12 +92,33 @@ Deno.test("docs/tools.md has a row for every tool, in catalogue order, and each 
   const rows = toolRows();
   assert.deepEqual([...rows.keys()], CATALOGUE.map((tool) => tool.name));
   for (const tool of CATALOGUE) {
-    const [, access, toolset, , why] = rows.get(tool.name)!;
+    const [, access, toolset, step, , why] = rows.get(tool.name)!;
     assert.equal(access, tool.access.level, `${tool.name}'s access`);
     assert.equal(toolset, tool.toolset, `${tool.name}'s toolset`);
+    assert.equal(step, tool.defaultFor ?? "", `${tool.name}'s step of the review loop`);
     if (tool.access.level !== "read-only") {
       assert.equal(why, tool.access.why, `${tool.name}'s row gives its reason`);
     }
+  }
+});
+
+Deno.test("the README's and docs/tools.md's default-set table: each step, why, and the tools serving it", () => {
+  for (const file of ["README.md", TOOLS_PAGE]) {
+    const text = readRepoFile(file);
+    const block = text.slice(
+      text.indexOf("<!-- default:start -->"),
+      text.indexOf("<!-- default:end -->"),
+    );
+    const rows = tableRows(block);
+    assert.deepEqual(
+      rows.map((cells) => [cells[0], cells[1], cells[2]!.split(", ")]),
+      Object.entries(LOOP_STEPS).map(([step, why]) => [
+        `\`${step}\``,
+        why,
+        CATALOGUE.filter((t) => t.defaultFor === step).map((t) => t.name),
+      ]),
+      file,
+    );
   }
 });
 

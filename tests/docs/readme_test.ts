@@ -5,7 +5,13 @@
  * docs/configuration.md).
  */
 import assert from "node:assert/strict";
-import { USAGE } from "../../src/cli/flags.ts";
+import { parseFlags, USAGE } from "../../src/cli/flags.ts";
+import { exposedTools } from "../../src/policy/choices.ts";
+import { selectTools } from "../../src/policy/selection.ts";
+import { CATALOGUE } from "../../src/tools/catalogue.ts";
+import { DEFAULT_SET_LIMIT } from "../../src/tools/kit/default_set.ts";
+import { NARROWING_HEADERS, pathAsk } from "../../src/server/connection_selection.ts";
+import { MCP_PATH } from "../../src/server/http.ts";
 import { ENV_VARS, LOCAL_ENV_VARS } from "../../src/config.ts";
 import { parseYamlDocuments } from "../support/yaml_subset.ts";
 import { docsPages, fences, readRepoFile, section, tableRows } from "./markdown.ts";
@@ -203,6 +209,24 @@ Deno.test("README's client snippets: every JSON snippet parses and names only re
   assert.ok(snippets.some((s) => s.servers), "a VS Code (servers) snippet");
 });
 
+Deno.test("README's client snippets each list at most as many tools as Cursor takes, views included", () => {
+  for (const fence of fences(README).filter((f) => f.lang === "json")) {
+    const snippet = JSON.parse(fence.body);
+    const servers: Record<string, ServerEntry> = snippet.mcpServers ?? snippet.servers;
+    for (const [name, entry] of Object.entries(servers)) {
+      if (entry.command === undefined) continue;
+      const args = entry.args ?? [];
+      const ours = args.slice(args.findIndex((a) => a.endsWith("main.ts")) + 1);
+      const flags = parseFlags(ours);
+      const listed = exposedTools(selectTools(CATALOGUE, flags), flags.confinement);
+      assert.ok(
+        listed.length <= DEFAULT_SET_LIMIT,
+        `${name} (${ours.join(" ") || "no flags"}) lists ${listed.length} tools`,
+      );
+    }
+  }
+});
+
 Deno.test("README's Claude Code command passes the token with --env and runs deno with real flags only", () => {
   const line = /^claude mcp add [\s\S]*?main\.ts$/m.exec(README)?.[0].replace(/\\\n\s*/g, "");
   assert.ok(line, "a claude mcp add command");
@@ -211,15 +235,47 @@ Deno.test("README's Claude Code command passes the token with --env and runs den
   checkArgs("claude mcp add", serverPart!.trim().split(/\s+/).slice(1), denoRunFlags());
 });
 
-Deno.test("docs pages' JSON blocks parse, and docs/http.md's client entry sends the token as a Bearer header to /mcp", () => {
+Deno.test("docs pages' JSON blocks parse, and docs/http.md's client entries send the token as a Bearer header, each narrowing form among them", () => {
   const http = fences(readRepoFile("docs/http.md")).filter((f) => f.lang === "json");
-  assert.equal(http.length, 1, "docs/http.md has one client snippet");
-  const entries: ServerEntry[] = Object.values(JSON.parse(http[0]!.body).mcpServers ?? {});
-  assert.equal(entries.length, 1, "one server entry");
-  const entry = entries[0] as ServerEntry & { url?: string; headers?: Record<string, string> };
-  assert.equal(entry.type, "http");
-  assert.match(entry.url ?? "", /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-  assert.match(entry.headers?.Authorization ?? "", /^Bearer \S+$/);
+  const entries = http.flatMap((fence) =>
+    Object.values(JSON.parse(fence.body).mcpServers ?? {}) as (ServerEntry & {
+      url?: string;
+      headers?: Record<string, string>;
+    })[]
+  );
+  const forms = new Set<string>();
+  const headerNames = new Map(
+    Object.values(NARROWING_HEADERS).map((name) => [name.toLowerCase(), name]),
+  );
+  for (const entry of entries) {
+    assert.equal(entry.type, "http");
+    assert.match(entry.headers?.Authorization ?? "", /^Bearer \S+$/);
+    const url = new URL(entry.url ?? "");
+    const path = pathAsk(url.pathname, MCP_PATH);
+    assert.ok(path, `${url}: an MCP path`);
+    if (path.toolsets) {
+      forms.add(path.readOnly ? "/mcp/x/{toolsets}/readonly" : "/mcp/x/{toolsets}");
+    } else if (path.readOnly) forms.add("/mcp/readonly");
+    for (const name of Object.keys(entry.headers ?? {})) {
+      if (name === "Authorization") continue;
+      assert.equal(headerNames.get(name.toLowerCase()), name, `${name}: a narrowing header`);
+      forms.add(name);
+    }
+  }
+  assert.deepEqual(
+    [...forms].sort(),
+    [
+      ...Object.values(NARROWING_HEADERS),
+      "/mcp/readonly",
+      "/mcp/x/{toolsets}",
+      "/mcp/x/{toolsets}/readonly",
+    ].sort(),
+    "a snippet for each form",
+  );
+  assert.ok(
+    entries.some((e) => /^http:\/\/127\.0\.0\.1:\d+\/mcp$/.test(e.url ?? "")),
+    "the first entry: the local server at /mcp",
+  );
   for (const page of docsPages()) {
     for (const fence of fences(readRepoFile(page)).filter((f) => f.lang === "json")) {
       assert.doesNotThrow(() => JSON.parse(fence.body), `${page}:${fence.line}: the JSON parses`);

@@ -150,10 +150,15 @@ Deno.test("admin policy e2e: under no_yolo, --yolo still asks before an unsafe w
   await using fixture = fixtureWith(refs.routes);
   await using baked = await bakedPolicy({ no_yolo: true });
   let asked = 0;
-  await using server = await connectBaked(baked, fixture.url, ["--yolo"], () => {
-    asked++;
-    return { action: "decline" };
-  });
+  await using server = await connectBaked(
+    baked,
+    fixture.url,
+    ["--yolo", "--toolsets", "all"],
+    () => {
+      asked++;
+      return { action: "decline" };
+    },
+  );
   const result = await server.client.callTool({
     name: "delete_tag",
     arguments: { project: "PROJ", repo: "web", name: "v1.0.0" },
@@ -173,7 +178,12 @@ Deno.test("admin policy e2e: confine is intersected with --project; a --project 
     `bitbucket-mcp: --project SECRET is outside the administrator's policy ${baked.path}, which confines this server to PROJ/web, OPS/infra\n`,
   );
   // --project PROJ under the policy is PROJ/web alone: tools take no project or repo.
-  await using server = await connectBaked(baked, fixture.url, ["--project", "PROJ"]);
+  await using server = await connectBaked(baked, fixture.url, [
+    "--project",
+    "PROJ",
+    "--toolsets",
+    "all",
+  ]);
   const inside = await server.client.callTool({ name: "list_tags", arguments: {} });
   assert.notEqual(inside.isError, true, JSON.stringify(inside.content));
   const seen = fixture.requests.length;

@@ -4,7 +4,7 @@
  * before SEP-2106, and raw JSON-RPC for each 2025 revision and for 2026-07-28.
  * Every test calls every tool, so each fixture holds every domain's routes.
  */
-import { INSTRUCTIONS } from "../../src/server/factory.ts";
+import { instructionsFor } from "../../src/server/factory.ts";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -137,6 +137,9 @@ function assertListTagsResult(result: unknown): void {
 
 const LIST_TAGS = { name: "list_tags", arguments: { project: "PROJ", repo: "web" } };
 
+/** The instructions of the server these tests start (every tool, `--toolsets all`). */
+const SERVED_INSTRUCTIONS = instructionsFor(undefined, undefined, [...CATALOGUE]);
+
 /** What the server declares in either era: tools, resources and prompts whose lists never change, and completions. */
 const CAPABILITIES = {
   tools: { listChanged: false },
@@ -166,7 +169,7 @@ for (const revision of REVISIONS_2025) {
       assert.equal(result.protocolVersion, revision, "the client's revision is echoed");
       assert.deepEqual(result.serverInfo, { name: "bitbucket-mcp", version: VERSION });
       assert.deepEqual(result.capabilities, CAPABILITIES);
-      assert.equal(result.instructions, INSTRUCTIONS);
+      assert.equal(result.instructions, SERVED_INSTRUCTIONS);
       await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 
       const list = await session.request({ jsonrpc: "2.0", id: 2, method: "tools/list" });
@@ -217,7 +220,11 @@ Deno.test("raw JSON-RPC over stdio, 2026-07-28: server/discover, tools/list and 
     const result = discover.result as Record<string, unknown>;
     assert.ok((result.supportedVersions as string[]).includes(MODERN));
     assert.deepEqual(result.capabilities, CAPABILITIES);
-    assert.equal(result.instructions, INSTRUCTIONS, "server/discover carries the instructions too");
+    assert.equal(
+      result.instructions,
+      SERVED_INSTRUCTIONS,
+      "server/discover carries the instructions too",
+    );
     assert.deepEqual(
       (result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
       { name: "bitbucket-mcp", version: VERSION },

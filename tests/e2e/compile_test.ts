@@ -186,13 +186,14 @@ Deno.test({
       }),
     );
     try {
+      // With no flags, a tool of the default set.
       const result = await client.callTool({
-        name: "list_tags",
-        arguments: { project: "PROJ", repo: "web" },
+        name: "list_branches",
+        arguments: { project: "PROJ", repo: "web", limit: 3 },
       });
       assert.notEqual(result.isError, true, JSON.stringify(result.content));
-      const { tags } = result.structuredContent as { tags: { displayId: string }[] };
-      assert.equal(tags[0]?.displayId, "v1.0.0");
+      const { branches } = result.structuredContent as { branches: { displayId: string }[] };
+      assert.equal(branches[0]?.displayId, "main");
     } finally {
       await client.close();
     }

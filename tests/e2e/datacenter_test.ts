@@ -121,8 +121,9 @@ async function serve(c: Context): Promise<Served> {
   if (denoDir) env.DENO_DIR = denoDir;
   const transport = new StdioClientTransport({
     command: "deno",
-    // --yolo: the unsafe writes (approve, merge, build status, apply) run without asking.
-    args: ["run", "--no-prompt", ...userGrant(c.target.url), MAIN, "--yolo"],
+    // --yolo: the unsafe writes (approve, merge, build status, apply) run without asking;
+    // --toolsets all: set_build_status and apply_pr_suggestion are outside the default set.
+    args: ["run", "--no-prompt", ...userGrant(c.target.url), MAIN, "--yolo", "--toolsets", "all"],
     env,
     stderr: "pipe",
   });

@@ -4,6 +4,7 @@
  * payload, and read pull request #42's head commit from an earlier answer.
  */
 import assert from "node:assert/strict";
+import { parseFlags } from "../../src/cli/flags.ts";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { PR_42_HEAD } from "../../testing/cases/builds.ts";
@@ -18,8 +19,8 @@ Deno.test("demo: deno task demo plays the scripted session against the sandbox; 
   }).output();
   const out = new TextDecoder().decode(stdout);
   assert.equal(code, 0, out + new TextDecoder().decode(stderr));
-  // The demo serves the default selection.
-  const listed = selectTools(CATALOGUE, { readOnly: false }).length;
+  // The demo serves the default selection: the default set, views included (it draws them).
+  const listed = selectTools(CATALOGUE, parseFlags([])).length;
   assert.match(
     out,
     new RegExp(`^Connected over stdio to bitbucket-mcp \\S+: ${listed} tools listed\\.$`, "m"),

@@ -2,7 +2,8 @@
  * A real third-party client: the MCP Inspector's CLI mode lists the tools and
  * calls one, and lists the resources and reads one, against the fixture
  * Bitbucket, over stdio (spawning main.ts the way a user's mcpServers entry
- * does) and over Streamable HTTP.
+ * does) and over Streamable HTTP; and its schema portability check
+ * (`--strict`) finds nothing in any tool's schema, views included.
  *
  * The Inspector runs on Node through `npx`, pinned: under Deno it cannot run
  * without --allow-all (see README, "Compatibility"). Its package declares
@@ -17,6 +18,7 @@ import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
 import { startHttp } from "../support/http_server.ts";
 import { ALL_TOOL_NAMES } from "../support/payload.ts";
+import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { stdioServerParams } from "../support/stdio_server.ts";
 
 /** The Inspector release these tests pin. */
@@ -34,16 +36,31 @@ function npxInstalled(): boolean {
 
 const ignore = !npxInstalled();
 
-/** Runs `npx <INSPECTOR> --cli <args>` and parses the JSON it prints. */
-async function inspector(args: string[]): Promise<unknown> {
+/** Runs `npx <INSPECTOR> --cli <args>`: the JSON it prints, and what it says on stderr. */
+async function inspectorRun(args: string[]): Promise<{ result: unknown; stderr: string }> {
   const { code, stdout, stderr } = await new Deno.Command("npx", {
     args: ["--yes", INSPECTOR, "--cli", ...args],
     env: { NO_COLOR: "1", npm_config_update_notifier: "false", npm_config_fund: "false" },
     stdin: "null",
   }).output();
   const out = new TextDecoder().decode(stdout);
-  assert.equal(code, 0, `inspector exited ${code}: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(out);
+  const said = new TextDecoder().decode(stderr);
+  assert.equal(code, 0, `inspector exited ${code}: ${said}`);
+  return { result: JSON.parse(out), stderr: said };
+}
+
+/** Runs `npx <INSPECTOR> --cli <args>` and parses the JSON it prints. */
+async function inspector(args: string[]): Promise<unknown> {
+  return (await inspectorRun(args)).result;
+}
+
+/**
+ * The schema portability problems `--strict` reports on stderr, one per
+ * block (`Warning: tool "name"` then `Path: …`), as `Warning name path`.
+ */
+function portabilityProblems(stderr: string): string[] {
+  return [...stderr.matchAll(/^(Warning|Error): tool "([^"]+)"\r?\n\s+Path: (\S+)/gm)]
+    .map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 }
 
 /** `--cli` arguments that spawn main.ts over stdio against the fixture, with `serverArgs`. */
@@ -80,18 +97,61 @@ Deno.test({
     const fixture = startFixtureBitbucket(refs.routes);
     try {
       const listed = await inspector([
-        ...stdioTarget(fixture.url, ["--yolo"]),
+        ...stdioTarget(fixture.url, ["--yolo", "--toolsets", "all"]),
         "--method",
         "tools/list",
       ]) as { tools: { name: string }[] };
       assert.deepEqual(listed.tools.map((t) => t.name), ALL_TOOL_NAMES);
       assertTags(
-        await inspector([...stdioTarget(fixture.url, []), "--method", "tools/call", ...LIST_TAGS]),
+        await inspector([
+          ...stdioTarget(fixture.url, ["--toolsets", "all"]),
+          "--method",
+          "tools/call",
+          ...LIST_TAGS,
+        ]),
       );
       assert.ok(fixture.requests.some((r) => r.path.endsWith("/tags")));
       assert.ok(
         fixture.requests.every((r) => r.headers.authorization === `Bearer ${TEST_TOKEN}`),
       );
+    } finally {
+      await fixture.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "MCP Inspector CLI --strict: no tool of --toolsets all, views included, has a schema portability problem; a probe with two has both found",
+  ignore,
+  async fn() {
+    // The check finds what it looks for: a stand-in server whose one tool has two problems.
+    const probe = await inspectorRun([
+      "deno",
+      "run",
+      "--no-prompt",
+      new URL("../support/portability_probe.ts", import.meta.url).pathname,
+      "--method",
+      "tools/list",
+      "--strict",
+    ]);
+    assert.deepEqual(portabilityProblems(probe.stderr), [
+      "Warning probe inputSchema.properties.either",
+      "Warning probe inputSchema.properties.anything",
+    ], probe.stderr);
+    const fixture = startFixtureBitbucket([]);
+    try {
+      const { result, stderr } = await inspectorRun([
+        "--advertise-apps",
+        ...stdioTarget(fixture.url, ["--yolo", "--toolsets", "all"]),
+        "--method",
+        "tools/list",
+        "--strict",
+      ]);
+      const listed = (result as { tools: { name: string }[] }).tools.map((t) => t.name);
+      assert.deepEqual(listed, CATALOGUE.map((t) => t.name), "every tool, the views too");
+      assert.deepEqual(portabilityProblems(stderr), [], stderr);
+      assert.doesNotMatch(stderr, /\b[1-9]\d* (errors?|warnings?)\b/, stderr);
     } finally {
       await fixture.close();
     }

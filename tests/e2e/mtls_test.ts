@@ -63,7 +63,7 @@ async function listTags(
   origin: string,
   pair: CertPair | undefined,
 ): Promise<ToolAnswer & { stderr: string }> {
-  const params = stdioServerParams(`${origin}/bitbucket`, []);
+  const params = stdioServerParams(`${origin}/bitbucket`, ["--toolsets", "all"]);
   if (pair) {
     params.args.splice(params.args.indexOf("--no-prompt") + 1, 0, readFlag(pair));
     Object.assign(params.env, certEnv(pair));
@@ -213,6 +213,8 @@ Deno.test("mTLS: the HTTP mode presents the certificate too, for every caller's 
       "serve",
       "--http",
       "127.0.0.1:0",
+      "--toolsets",
+      "all",
     ],
     env: {
       BITBUCKET_URL: `${proxy.origin}/bitbucket`,

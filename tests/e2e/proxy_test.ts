@@ -15,7 +15,7 @@ const BITBUCKET = "http://bitbucket.invalid/bitbucket";
 async function listTagsVia(
   env: Record<string, string>,
 ): Promise<ToolAnswer> {
-  const params = stdioServerParams(BITBUCKET, []);
+  const params = stdioServerParams(BITBUCKET, ["--toolsets", "all"]);
   Object.assign(params.env, env);
   const session = new RawStdioSession(params);
   try {

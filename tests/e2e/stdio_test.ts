@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { parseFlags } from "../../src/cli/flags.ts";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { isAppTool } from "../../src/tools/kit/apps.ts";
@@ -70,7 +71,7 @@ Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with
       jsonrpc: "2.0",
       id: 3,
       method: "tools/call",
-      params: { name: "list_tags", arguments: { project: "PROJ", repo: "web" } },
+      params: { name: "list_branches", arguments: { project: "PROJ", repo: "web", limit: 3 } },
     },
   ];
   const writer = child.stdin.getWriter();
@@ -104,10 +105,10 @@ Deno.test("end to end: stdout carries only JSON-RPC, and end of stdin exits with
   assert.deepEqual(
     messages[1].result.tools.map((t: { name: string }) => t.name),
     // The view tools only to a client that declares MCP Apps (this one does not).
-    selectTools(CATALOGUE, { readOnly: false }).filter((t) => !isAppTool(t.config._meta))
+    selectTools(CATALOGUE, parseFlags([])).filter((t) => !isAppTool(t.config._meta))
       .map((t) => t.name),
     "the default selection is listed",
   );
-  assert.equal(messages[2].result.structuredContent.tags[0].displayId, "v1.0.0");
+  assert.equal(messages[2].result.structuredContent.branches[0].displayId, "main");
   assert.equal(status.code, 0, stderr);
 });

@@ -18,7 +18,7 @@ async function listTagsThrough(
   denoFlags: string[],
   env: Record<string, string> = {},
 ): Promise<{ isError?: boolean; text: string; tags?: { displayId: string }[] }> {
-  const params = stdioServerParams(fixture.url, []);
+  const params = stdioServerParams(fixture.url, ["--toolsets", "all"]);
   params.args.splice(2, 0, ...denoFlags);
   Object.assign(params.env, env);
   const session = new RawStdioSession(params);

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { parseFlags } from "../../src/cli/flags.ts";
 import { selectTools } from "../../src/policy/selection.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { isAppTool } from "../../src/tools/kit/apps.ts";
@@ -85,17 +86,17 @@ Deno.test("run by URL: main.ts alone, from a raw-file host, in an empty director
     assert.deepEqual(
       tools.map((t) => t.name),
       // The view tools only to a client that declares MCP Apps (this one does not).
-      selectTools(CATALOGUE, { readOnly: false }).filter((t) => !isAppTool(t.config._meta))
+      selectTools(CATALOGUE, parseFlags([])).filter((t) => !isAppTool(t.config._meta))
         .map((t) => t.name),
       `the default selection is listed; stderr: ${stderr}`,
     );
     const result = await client.callTool({
-      name: "list_tags",
-      arguments: { project: "PROJ", repo: "web" },
+      name: "list_branches",
+      arguments: { project: "PROJ", repo: "web", limit: 3 },
     });
     assert.notEqual(result.isError, true, JSON.stringify(result.content));
-    const { tags } = result.structuredContent as { tags: { displayId: string }[] };
-    assert.equal(tags[0]?.displayId, "v1.0.0");
+    const { branches } = result.structuredContent as { branches: { displayId: string }[] };
+    assert.equal(branches[0]?.displayId, "main");
   } finally {
     await client.close();
     await host.close();

@@ -242,7 +242,7 @@ Deno.test("audit file, end to end: the server started with --audit-file appends 
   const path = await Deno.makeTempFile({ suffix: ".jsonl" });
   try {
     await Deno.writeTextFile(path, '{"earlier":true}\n');
-    const params = stdioServerParams(fixture.url, ["--audit-file", path]);
+    const params = stdioServerParams(fixture.url, ["--audit-file", path, "--toolsets", "all"]);
     params.args.splice(2, 0, `--allow-write=${path}`);
     const session = new RawStdioSession(params);
     await session.initialize();
@@ -270,7 +270,14 @@ Deno.test("audit file: SIGHUP reopens the path, so a rotated file gets no more l
       JSON.parse(l) as { tool: string; arguments: { limit?: number } }
     );
   try {
-    const params = stdioServerParams(fixture.url, ["--audit-file", path, "--log-level", "info"]);
+    const params = stdioServerParams(fixture.url, [
+      "--audit-file",
+      path,
+      "--log-level",
+      "info",
+      "--toolsets",
+      "all",
+    ]);
     params.args.splice(2, 0, `--allow-write=${path}`);
     const session = new RawStdioSession(params);
     await session.initialize();

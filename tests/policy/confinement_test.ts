@@ -197,7 +197,13 @@ Deno.test("confinement: check reports it, naming the withheld tools with the rea
   await using fixture = fixtureWith(system.routes);
   const env = { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN };
   const host = new URL(fixture.url).host;
-  const out = await runMain(scopedPermissions(host), ["check", "--repo", "PROJ/web"], env);
+  const out = await runMain(scopedPermissions(host), [
+    "check",
+    "--repo",
+    "PROJ/web",
+    "--toolsets",
+    "all",
+  ], env);
   assert.equal(out.code, 0, out.stdout + out.stderr);
   const tools = out.stdout.split("\n").find((line) => /\btools\b/.test(line)) ?? "";
   const withheld = MANIFEST_TOOLS.filter((t) => t.bounding?.mode === "withhold");

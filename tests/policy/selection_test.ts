@@ -163,6 +163,28 @@ const setCases: { flags: Partial<ToolSelection>; expect: (t: Tool) => boolean; w
     expect: (t) => ["refs", "commits"].includes(t.toolset) && t.name !== "create_tag",
     why: "--exclude applies last",
   },
+  {
+    flags: { toolsets: ["default"] },
+    expect: (t) => t.defaultFor !== undefined,
+    why: "default selects the tools that serve a step of the review loop, across toolsets",
+  },
+  {
+    flags: { toolsets: ["default", "jira"] },
+    expect: (t) => t.defaultFor !== undefined || t.toolset === "jira",
+    why: "default,jira adds a toolset to the default set",
+  },
+  {
+    flags: { toolsets: ["all"], readOnly: true },
+    expect: (t) => t.access.level === "read-only",
+    why: "all is every toolset, the other filters still applying",
+  },
+  {
+    flags: { toolsets: ["default"], tools: ["list_tags"], readOnly: true },
+    expect: (t) =>
+      (t.defaultFor !== undefined || t.name === "list_tags") &&
+      t.access.level === "read-only",
+    why: "--tools adds single tools to the default set; --read-only still narrows them",
+  },
 ];
 for (const c of setCases) {
   Deno.test(`toolsets: ${c.why}`, () => {

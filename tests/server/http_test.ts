@@ -279,7 +279,7 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
   // No BITBUCKET_TOKEN: in HTTP mode every caller brings its own.
   const server = await spawnHttpMain(
     [`--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`, ENV_FLAG],
-    ["serve", "--http", `127.0.0.1:${port}`, "--read-only"],
+    ["serve", "--http", `127.0.0.1:${port}`, "--read-only", "--toolsets", "all"],
     { BITBUCKET_URL: fixture.url },
   );
   let stopped: { code: number; stdout: string; stderr: string } | undefined;
@@ -300,7 +300,7 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
       try {
         const { tools } = await client.listTools();
         // The view tools only to a client that declares MCP Apps (this one does not).
-        const expected = selectTools(CATALOGUE, { readOnly: true })
+        const expected = selectTools(CATALOGUE, { readOnly: true, toolsets: ["all"] })
           .filter((t) => !isAppTool(t.config._meta)).map((t) => t.name);
         assert.deepEqual(tools.map((t) => t.name), expected, "gating applies over HTTP too");
         const result = await client.callTool({
@@ -315,10 +315,29 @@ Deno.test("end to end: deno run main.ts serve --http with net permission for the
         await client.close();
       }
     }
+    // A client narrowing to a toolset whose writes this read-only server does not serve.
+    const refsOnly = await connectHttp(server.url, "modern", TOKEN_A, undefined, {}, {
+      "X-MCP-Toolsets": "refs",
+    });
+    try {
+      const { tools } = await refsOnly.listTools();
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        selectTools(CATALOGUE, { readOnly: true, toolsets: ["refs"] }).map((t) => t.name),
+      );
+    } finally {
+      await refsOnly.close();
+    }
   } finally {
     stopped = await server.stop();
     await fixture.close();
   }
+  const writes = selectTools(CATALOGUE, { readOnly: false, toolsets: ["refs"] })
+    .filter((t) => t.access.level !== "read-only").map((t) => t.name);
+  const narrowed = stopped.stderr.split("\n").filter((line) => line.includes("X-MCP-Toolsets"));
+  assert.equal(narrowed.length, 1, `logged once, for the first of its requests: ${stopped.stderr}`);
+  assert.match(narrowed[0]!, /^bitbucket-mcp: warn: a request asked for X-MCP-Toolsets: refs;/);
+  for (const name of writes) assert.ok(narrowed[0]!.includes(name), `${name} named as left out`);
   assert.equal(stopped.code, 0, `SIGTERM stops the server cleanly: ${stopped.stderr}`);
   assert.equal(stopped.stdout, "", "nothing on stdout");
   assert.ok(

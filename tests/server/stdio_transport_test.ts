@@ -24,7 +24,7 @@ const listTags = (id: number): Wire & { id: number } => ({
 
 /** Opens a session with the 2025 handshake done. */
 async function opened(fixtureUrl: string): Promise<RawStdioSession> {
-  const session = new RawStdioSession(stdioServerParams(fixtureUrl, []));
+  const session = new RawStdioSession(stdioServerParams(fixtureUrl, ["--toolsets", "all"]));
   await session.request(INITIALIZE);
   await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   return session;

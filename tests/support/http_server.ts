@@ -8,7 +8,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { ALLOW_HOST_HINT, CLI_HINTS } from "../../src/cli/hints.ts";
-import { selectTools } from "../../src/policy/selection.ts";
+import { selectTools, type ToolSelection } from "../../src/policy/selection.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { Confirmations } from "../../src/policy/confirmation.ts";
@@ -26,6 +26,8 @@ export interface HttpHarness {
   fixture: FixtureBitbucket;
   /** Everything the server reported through `onerror`. */
   errors: string[];
+  /** Every line the server logged of a request asking for more than it serves. */
+  notices: string[];
   /** The metrics URL when they have a listener of their own (`metricsAddress`). */
   metricsUrl?: URL;
   close(): Promise<void>;
@@ -54,6 +56,8 @@ export interface StartHttpOptions {
   metrics?: ServerMetrics;
   /** Where the metrics are served instead of the MCP port (`--metrics-listen`). */
   metricsAddress?: { hostname: string; port: number };
+  /** The server's own selection (`--toolsets`, `--read-only`, …); absent: every tool. */
+  selection?: Partial<ToolSelection>;
 }
 
 /**
@@ -63,8 +67,11 @@ export interface StartHttpOptions {
 export function startHttp(options: StartHttpOptions = {}): HttpHarness {
   const fixture = startFixtureBitbucket(options.routes ?? []);
   const errors: string[] = [];
+  const notices: string[] = [];
   const server = serveHttp({
-    tools: selectTools(CATALOGUE, { readOnly: false }),
+    tools: selectTools(CATALOGUE, { readOnly: false, ...options.selection }),
+    catalogue: CATALOGUE,
+    onnarrow: (message) => notices.push(message),
     policy: {
       unsafeWrites: !options.ask,
       confirmations: new Confirmations({ key: options.stateKey }),
@@ -94,6 +101,7 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
     metricsUrl: server.metricsUrl,
     fixture,
     errors,
+    notices,
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -105,7 +113,7 @@ export type Era = "modern" | "legacy";
 /**
  * Connects a v2 client over Streamable HTTP, sending `token` (if any) as
  * `Authorization: Bearer`; with `elicit`, it declares elicitation and answers each form so;
- * `capabilities` are declared besides (MCP Apps, say).
+ * `capabilities` are declared besides (MCP Apps, say); `headers` go with every request.
  */
 export async function connectHttp(
   url: URL,
@@ -113,6 +121,7 @@ export async function connectHttp(
   token?: string,
   elicit?: (request: ElicitRequest) => ElicitResult,
   capabilities: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<Client> {
   const client = new Client(
     { name: `http-${era}`, version: "0.0.0" },
@@ -122,10 +131,10 @@ export async function connectHttp(
     },
   );
   if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request));
-  const transport = new StreamableHTTPClientTransport(
-    url,
-    token === undefined ? {} : { authProvider: { token: () => Promise.resolve(token) } },
-  );
+  const transport = new StreamableHTTPClientTransport(url, {
+    ...(token === undefined ? {} : { authProvider: { token: () => Promise.resolve(token) } }),
+    requestInit: { headers },
+  });
   await client.connect(transport);
   return client;
 }

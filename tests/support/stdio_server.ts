@@ -10,13 +10,14 @@ export interface StdioServerParams {
 
 /**
  * `deno run` of main.ts with the permissions a user would grant for the
- * fixture's host, the fixture's URL and the test token, and `--yolo` (so every
- * tool of the catalogue is listed) unless other server flags are given. The
+ * fixture's host, the fixture's URL and the test token, and `--yolo
+ * --toolsets all` (every tool of the catalogue listed, none asking) unless
+ * other server flags are given. The
  * environment is complete on its own: some clients pass nothing else through.
  */
 export function stdioServerParams(
   fixtureUrl: string,
-  serverArgs: string[] = ["--yolo"],
+  serverArgs: string[] = ["--yolo", "--toolsets", "all"],
 ): StdioServerParams {
   const env: Record<string, string> = {
     BITBUCKET_URL: fixtureUrl,

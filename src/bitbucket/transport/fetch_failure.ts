@@ -78,9 +78,10 @@ export function describeFetchFailure(
   }
   if (presented === undefined && hungUp(detail)) {
     return {
-      reason: `the server at ${origin} hung up during the TLS handshake, as one that wants a client certificate may (${
-        handshakeDetail(detail)
-      }): ${hints.send_client_cert}`,
+      reason:
+        `the server at ${origin} hung up during the TLS handshake, as one that wants a client certificate may (${
+          handshakeDetail(detail)
+        }): ${hints.send_client_cert}`,
       transient: true,
       advice: "send_client_cert",
     };

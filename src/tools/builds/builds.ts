@@ -34,6 +34,7 @@ const BY_COMMIT_ID = "build statuses are looked up by commit id in every reposit
 
 export const getBuildStatus = defineListTool({
   name: "get_build_status",
+  defaultFor: "checks",
   reach: "server",
   confine: { withheld: BY_COMMIT_ID },
   title: "Get build statuses",
@@ -87,6 +88,7 @@ export const getBuildSummary = defineTool({
 
 export const listRequiredBuilds = defineListTool({
   name: "list_required_builds",
+  defaultFor: "checks",
   reach: "repository",
   title: "List required builds",
   description: "Required-builds merge checks: build keys that must pass, by target branch.",

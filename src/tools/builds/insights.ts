@@ -82,6 +82,7 @@ function reportData(data: Record<string, string | number | boolean>) {
 
 export const listCodeInsightsReports = defineListTool({
   name: "list_code_insights_reports",
+  defaultFor: "checks",
   reach: "repository",
   title: "List Code Insights reports",
   description: "Code Insights reports on a commit: analysis, coverage, scans.",
@@ -101,6 +102,7 @@ export const listCodeInsightsReports = defineListTool({
 
 export const listCodeInsightsAnnotations = defineListTool({
   name: "list_code_insights_annotations",
+  defaultFor: "checks",
   reach: "repository",
   title: "List Code Insights annotations",
   description: "Code analysis findings on a commit's lines.",

@@ -53,6 +53,7 @@ export const listCommits = defineListTool({
 
 export const getCommit = defineTool({
   name: "get_commit",
+  defaultFor: "diff",
   reach: "repository",
   title: "Get a commit",
   description: "One commit: message, author, dates, parents.",

@@ -20,6 +20,7 @@ import {
   type Reached,
   REACHES,
 } from "./reach.ts";
+import { checkedStep, type LoopStep } from "./default_set.ts";
 
 /** What the person is asked: the sentence, and the state of what it acts on, as read now. */
 export interface Confirmation {
@@ -117,6 +118,8 @@ export interface ToolBody<I extends z.ZodObject, O extends z.ZodObject, V> {
   description: string;
   /** Always stated, with no default: a write left without one would pass as a read. */
   access: Access;
+  /** The step of the review loop it serves: it puts the tool in the `default` set. */
+  defaultFor?: LoopStep;
   input: I;
   output: O;
   /** Repeating the call with the same arguments has no further effect (defaults to read-only). */
@@ -199,6 +202,8 @@ export interface ToolEntry {
   readonly access: { readonly level: AccessLevel };
   /** Where its requests read and write (`reach.ts`). */
   readonly reach: Reach;
+  /** The review loop's step it serves, when it is in the `default` set (`default_set.ts`). */
+  readonly defaultFor?: LoopStep;
   /** How a confinement bounds it: present exactly when its reach is the server. */
   readonly bounding?: Bounding;
   /** What the SDK is given; a manifest entry's schemas load the tool when first used. */
@@ -263,6 +268,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject, V = nev
   spec: ToolSpec<I, O, V>,
 ): Tool {
   const bounding = checkedBounding(spec);
+  checkedStep(spec.name, spec.defaultFor);
   const locate = spec.confine && "item" in spec.confine ? spec.confine.item : undefined;
   // A tool that drops what lies outside a confinement says how many it dropped.
   const output = locate
@@ -302,6 +308,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject, V = nev
     description: spec.description,
     access: spec.access,
     reach: spec.reach,
+    ...(spec.defaultFor ? { defaultFor: spec.defaultFor } : {}),
     ...(bounding ? { bounding } : {}),
     annotations,
     config,

@@ -16,6 +16,7 @@ import {
   type Tool,
   type ToolContext,
 } from "./define.ts";
+import type { LoopStep } from "./default_set.ts";
 import type { Reached } from "./reach.ts";
 import { pagedOutput, pagedResult, PageFacts } from "./shapes/page.ts";
 
@@ -28,6 +29,8 @@ interface ListCommon<I extends z.ZodObject, K extends string, T extends z.ZodTyp
   title: string;
   description: string;
   access: Access;
+  /** The review loop's step it serves, putting it in the `default` set. */
+  defaultFor?: LoopStep;
   /** Its own arguments; the paging ones are appended. */
   input: I;
   /** What the collection is returned under, beside the paging facts: `branches`. */
@@ -113,8 +116,8 @@ export function defineListTool(
   const input = spec.input.extend(PagingArgs.shape);
   // The SDK parsed the arguments with `input`: its own, then the paging ones.
   const paged = (args: unknown) => args as ListArgs<z.ZodObject>;
-  const { name, title, description, access, reach, confine } = spec;
-  const common = { name, title, description, access, input, output };
+  const { name, title, description, access, defaultFor, reach, confine } = spec;
+  const common = { name, title, description, access, defaultFor, input, output };
   if (spec.handler !== undefined) {
     const { handler } = spec;
     return defineTool({

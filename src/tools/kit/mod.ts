@@ -8,6 +8,7 @@ export * from "./define.ts";
 export * from "./list_tool.ts";
 export * from "./toolset.ts";
 export * from "./reach.ts";
+export * from "./default_set.ts";
 export * from "./args.ts";
 export * from "./apps.ts";
 export * from "./shapes/build.ts";

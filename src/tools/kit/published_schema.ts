@@ -16,8 +16,13 @@ const NOISE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])
 
 /**
  * Drops what costs model context and tells a model nothing it would get
- * wrong: `$schema` (MCP's default dialect), safe-integer bounds, and
- * `minLength: 1` (zod still refuses an empty string, naming the argument).
+ * wrong: `$schema` (MCP's default dialect), safe-integer bounds,
+ * `minLength: 1` (zod still refuses an empty string, naming the argument),
+ * and an empty `properties` below the root (a record's; the root keeps it,
+ * as some clients require).
+ * And writes what not every dialect reads the portable way: a `type` array
+ * (zod's union of primitives) as `anyOf` branches of one type each, which a
+ * client mapping schemas onto a single-`type` dialect (Gemini's) keeps.
  */
 function trim(node: unknown, root: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => trim(n, false));
@@ -27,9 +32,20 @@ function trim(node: unknown, root: boolean): unknown {
     if (root && key === "$schema") continue;
     if ((key === "maximum" || key === "minimum") && NOISE_BOUNDS.has(value as number)) continue;
     if (key === "minLength" && value === 1) continue;
+    if (key === "properties" && !root && isEmptyObject(value)) continue;
+    if (key === "type" && Array.isArray(value) && !("anyOf" in node)) {
+      out.anyOf = value.map((type) => ({ type }));
+      continue;
+    }
     out[key] = trim(value, false);
   }
   return out;
+}
+
+/** A plain object with no keys. */
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.keys(value).length === 0;
 }
 
 /** zod's own conversion of `schema`, trimmed: what `tools/list` publishes for it. */

@@ -43,6 +43,7 @@ async function readComment(
 
 export const updatePrComment = defineTool({
   name: "update_pr_comment",
+  defaultFor: "discuss",
   reach: "repository",
   title: "Edit or resolve a comment",
   description: "Edit a comment, or resolve or reopen its thread or task.",

@@ -29,6 +29,7 @@ function wanted(state: string | undefined, resolved: boolean | undefined) {
 
 export const listPrComments = defineListTool({
   name: "list_pr_comments",
+  defaultFor: "discuss",
   reach: "repository",
   title: "List pull request comments",
   description: "Comment threads of a pull request or one file, with their replies.",
@@ -78,6 +79,7 @@ export const listPrComments = defineListTool({
 
 export const listPrTasks = defineListTool({
   name: "list_pr_tasks",
+  defaultFor: "discuss",
   reach: "repository",
   title: "List pull request tasks",
   description: "Tasks (blocker comments) of a pull request.",
@@ -103,6 +105,7 @@ export const listPrTasks = defineListTool({
 
 export const addPrComment = defineTool({
   name: "add_pr_comment",
+  defaultFor: "discuss",
   reach: "repository",
   title: "Comment on a pull request",
   description:

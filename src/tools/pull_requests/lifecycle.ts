@@ -35,6 +35,7 @@ const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name }
 
 export const createPullRequest = defineTool({
   name: "create_pull_request",
+  defaultFor: "change",
   reach: "repository",
   title: "Create a pull request",
   description:
@@ -96,6 +97,7 @@ export const createPullRequest = defineTool({
 
 export const updatePullRequest = defineTool({
   name: "update_pull_request",
+  defaultFor: "change",
   reach: "repository",
   title: "Update a pull request",
   description:
@@ -229,6 +231,7 @@ function strategyWords(strategy: string | undefined): string {
 
 export const mergePullRequest = defineTool({
   name: "merge_pull_request",
+  defaultFor: "change",
   reach: "repository",
   title: "Merge a pull request",
   description: "Merge a pull request now; refused with the vetoes when a merge check fails.",

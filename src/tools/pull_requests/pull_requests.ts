@@ -53,6 +53,7 @@ import { ActivityOut, activityOut } from "./_activity_shape.ts";
 
 export const listPullRequests = defineListTool({
   name: "list_pull_requests",
+  defaultFor: "find",
   reach: "server",
   confine: { item: (pr: z.infer<typeof PullRequest>) => inRepository(pr.toRef.repository) },
   title: "List pull requests",
@@ -126,6 +127,7 @@ export const listPullRequests = defineListTool({
 
 export const getPullRequest = defineTool({
   name: "get_pull_request",
+  defaultFor: "find",
   reach: "repository",
   title: "Get a pull request",
   description: "One pull request: description, state, version, reviewers, refs.",
@@ -140,6 +142,7 @@ export const getPullRequest = defineTool({
 
 export const getPrDiff = defineTool({
   name: "get_pr_diff",
+  defaultFor: "diff",
   reach: "repository",
   title: "Get a pull request diff",
   description: "Diff of a pull request or one of its files, cut at max_bytes.",
@@ -159,6 +162,7 @@ export const getPrDiff = defineTool({
 
 export const listPrChanges = defineListTool({
   name: "list_pr_changes",
+  defaultFor: "diff",
   reach: "repository",
   title: "List pull request changes",
   description: "Files a pull request changes.",
@@ -173,6 +177,7 @@ export const listPrChanges = defineListTool({
 
 export const listPrCommits = defineListTool({
   name: "list_pr_commits",
+  defaultFor: "diff",
   reach: "repository",
   title: "List pull request commits",
   description: "Commits a pull request brings, newest first.",
@@ -187,6 +192,7 @@ export const listPrCommits = defineListTool({
 
 export const getPrMergeStatus = defineTool({
   name: "get_pr_merge_status",
+  defaultFor: "checks",
   reach: "repository",
   title: "Get pull request merge status",
   description:

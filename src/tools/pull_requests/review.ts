@@ -115,6 +115,7 @@ const REVIEW_WORDS = {
 
 export const submitPrReview = defineTool({
   name: "submit_pr_review",
+  defaultFor: "review",
   reach: "repository",
   title: "Review a pull request",
   description:
@@ -191,6 +192,7 @@ export const submitPrReview = defineTool({
 
 export const getPrReview = defineListTool({
   name: "get_pr_review",
+  defaultFor: "review",
   reach: "repository",
   title: "Get your pending review",
   description: "Your unpublished (pending) comments on a pull request.",
@@ -205,6 +207,7 @@ export const getPrReview = defineListTool({
 
 export const discardPrReview = defineTool({
   name: "discard_pr_review",
+  defaultFor: "review",
   reach: "repository",
   title: "Discard your pending review",
   description: "Delete your unpublished (pending) comments on a pull request.",

@@ -54,6 +54,7 @@ export async function defaultReviewers(
 
 export const getDefaultReviewers = defineTool({
   name: "get_default_reviewers",
+  defaultFor: "change",
   reach: "repository",
   title: "Get default reviewers",
   description: "Default reviewers of a pull request from from_ref into to_ref.",

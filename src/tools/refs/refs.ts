@@ -29,6 +29,7 @@ import { quotedId, visibleId } from "../../bitbucket/text/visible_id.ts";
 
 export const listBranches = defineListTool({
   name: "list_branches",
+  defaultFor: "change",
   reach: "repository",
   title: "List branches",
   description: "Branches with their head commits; the default one is marked.",

@@ -19,6 +19,7 @@ import {
 
 export const searchRepositories = defineListTool({
   name: "search_repositories",
+  defaultFor: "find",
   reach: "server",
   confine: { item: inRepository, wide: true },
   title: "Search repositories",
@@ -40,6 +41,7 @@ export const searchRepositories = defineListTool({
 
 export const getRepository = defineTool({
   name: "get_repository",
+  defaultFor: "find",
   reach: "repository",
   title: "Get a repository",
   description: "A repository: default branch, description, flags, clone URLs, fork origin.",

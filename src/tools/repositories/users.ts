@@ -15,6 +15,7 @@ const FoundUserOut = z.object({
 
 export const findUsers = defineListTool({
   name: "find_users",
+  defaultFor: "change",
   reach: "server",
   confine: { unplaced: "users live in no project" },
   title: "Find users",

@@ -72,6 +72,7 @@ function commitAction(project: string, repo: string, path: string, branch: strin
 
 export const commitFile = defineTool({
   name: "commit_file",
+  defaultFor: "change",
   reach: "repository",
   title: "Commit a file",
   description:

@@ -20,6 +20,7 @@ import { visibleId } from "../../bitbucket/text/visible_id.ts";
 
 export const listFiles = defineListTool({
   name: "list_files",
+  defaultFor: "code",
   reach: "repository",
   title: "List files",
   description: "Files under a directory (default: all), recursively.",
@@ -41,6 +42,7 @@ const MAX_WINDOW_LINES = 10_000;
 
 export const getFileContent = defineTool({
   name: "get_file_content",
+  defaultFor: "code",
   reach: "repository",
   title: "Get file content",
   description:

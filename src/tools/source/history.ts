@@ -40,6 +40,7 @@ const BlameOut = z.object({
 
 export const getFileBlame = defineTool({
   name: "get_file_blame",
+  defaultFor: "code",
   reach: "repository",
   title: "Blame a file",
   description:
@@ -94,6 +95,7 @@ export const getFileBlame = defineTool({
 
 export const getFileHistory = defineListTool({
   name: "get_file_history",
+  defaultFor: "code",
   reach: "repository",
   title: "File history",
   description: "Commits that changed a file, newest first, following renames.",

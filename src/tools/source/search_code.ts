@@ -66,6 +66,7 @@ export function plainHitText(text: string): string {
 
 export const searchCode = defineTool({
   name: "search_code",
+  defaultFor: "code",
   reach: "server",
   confine: { item: (hit: z.infer<typeof CodeHit>) => inRepository(hit.repository), query: "query" },
   title: "Search code",

@@ -118,6 +118,7 @@ async function draw(args: z.infer<typeof RefreshArgs>, ctx: ToolContext): Promis
 
 const common = {
   reach: "repository" as const,
+  defaultFor: "view" as const,
   access: READ_ONLY,
   output: ShowOut,
   choices: { arg: "kind", needs: KIND_NEEDS },

@@ -130,6 +130,7 @@ async function update(bitbucket: BitbucketClient, args: Args) {
 
 export const submitPrForm = defineTool({
   name: "submit_pr_form",
+  defaultFor: "view",
   reach: "repository",
   title: "Submit a pull request form",
   description: "The pull request form's own submit, pressed by the person (not for the model).",

@@ -95,6 +95,9 @@ export function requiredBuildOut(
   };
 }
 
+/** A LINK datum's value. */
+const InsightLinkOut = z.object({ linktext: z.string().optional(), href: z.string().optional() });
+
 /** A Code Insights report on a commit, without its logo. */
 export const InsightReportOut = z.object({
   key: z.string(),
@@ -109,7 +112,9 @@ export const InsightReportOut = z.object({
     type: z.string().optional().describe(
       "BOOLEAN, DATE, DURATION, LINK, NUMBER, PERCENTAGE or TEXT",
     ),
-    value: z.unknown().describe("As type says; LINK is { linktext, href }, DATE ISO 8601"),
+    value: z.union([z.string(), z.number(), z.boolean(), InsightLinkOut]).describe(
+      "As type says; LINK is { linktext, href }, DATE ISO 8601",
+    ),
   })),
 });
 
@@ -135,17 +140,24 @@ export function insightReportOut(
   };
 }
 
-/** A report datum's value: text cleaned (a LINK's text too, its address made visible), a DATE as ISO 8601. */
-function insightValue(type: string | undefined, value: unknown): unknown {
+/**
+ * A report datum's value: text cleaned (a LINK's text too, its address made
+ * visible), a DATE as ISO 8601; anything else Bitbucket sends (a null, a
+ * list) as its JSON text, cleaned, so the value keeps to its published types.
+ */
+function insightValue(
+  type: string | undefined,
+  value: unknown,
+): z.infer<typeof InsightReportOut>["data"][number]["value"] {
   if (typeof value === "string") return cleanText(value);
   if (type === "DATE" && typeof value === "number") return isoDate(value);
-  if (type === "LINK" && typeof value === "object" && value !== null) {
-    const link = value as Record<string, unknown>;
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  if (type === "LINK" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const { linktext, href } = value as Record<string, unknown>;
     return {
-      ...link,
-      linktext: typeof link.linktext === "string" ? cleanText(link.linktext) : link.linktext,
-      href: typeof link.href === "string" ? visibleId(link.href) : link.href,
+      linktext: typeof linktext === "string" ? cleanText(linktext) : undefined,
+      href: typeof href === "string" ? visibleId(href) : undefined,
     };
   }
-  return value;
+  return cleanText(JSON.stringify(value) ?? "null");
 }
