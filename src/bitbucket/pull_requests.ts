@@ -7,9 +7,11 @@ import type { z } from "../deps/zod.ts";
 import type { BitbucketClient } from "./transport/client.ts";
 import { changedPaths, type DiffSource } from "./diff/read.ts";
 import { PullRequest } from "./entities/pull_request.ts";
+import { MinimalRef } from "./entities/ref.ts";
 import { type Collected, collectPages } from "./transport/paging.ts";
 import { apiPath } from "./transport/path.ts";
 import { BitbucketError } from "./transport/errors.ts";
+import { qualifyBranch } from "./refs.ts";
 
 /** The REST path of a pull request; `rest` is appended as trusted literal text. */
 export function prPath(project: string, repo: string, id: number, rest = ""): string {
@@ -65,6 +67,56 @@ export function prDiffSource(
   };
 }
 
+/** Reviewers as Bitbucket takes them, from their usernames. */
+const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
+
+/** The ref a new pull request targets: the branch named, qualified, or the repository's default branch. */
+export async function targetRef(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  branch: string | undefined,
+): Promise<string> {
+  if (branch !== undefined) return qualifyBranch(branch);
+  const path = apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`;
+  return (await bitbucket.request({ path, schema: MinimalRef })).body.id;
+}
+
+/** What opening a pull request sends: both refs qualified, reviewers by username. */
+export interface NewPullRequest {
+  title: string;
+  description?: string;
+  draft?: boolean;
+  fromRef: string;
+  toRef: string;
+  reviewers: string[];
+}
+
+/** Opens a pull request between two branches of one repository. */
+export async function openPullRequest(
+  bitbucket: BitbucketClient,
+  project: string,
+  repo: string,
+  fields: NewPullRequest,
+): Promise<z.infer<typeof PullRequest>> {
+  const { title, description, draft, fromRef, toRef, reviewers } = fields;
+  const repository = { slug: repo, project: { key: project } };
+  const { body } = await bitbucket.request({
+    method: "POST",
+    path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
+    schema: PullRequest,
+    body: {
+      title,
+      description,
+      draft,
+      fromRef: { id: fromRef, repository },
+      toRef: { id: toRef, repository },
+      reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
+    },
+  });
+  return body;
+}
+
 /** What an update sends: every field Bitbucket replaces wholesale, reviewers by username. */
 export interface PullRequestUpdate {
   version: number;
@@ -73,6 +125,39 @@ export interface PullRequestUpdate {
   reviewers: string[];
   toRef: unknown;
   draft?: boolean;
+}
+
+/** The fields a form or a tool may change; what it leaves out is sent as read. */
+export interface PullRequestChanges {
+  title?: string;
+  description?: string;
+  reviewers?: string[];
+  /** A branch name, qualified as `refs/heads/…` when it is not a ref already. */
+  toBranch?: string;
+  draft?: boolean;
+}
+
+/**
+ * The update that changes only `changes` on `pr` as read at `version`:
+ * Bitbucket replaces every field wholesale (an absent reviewers list removes
+ * every reviewer), so each field not changing is sent as it was read.
+ */
+export function updateOf(
+  pr: z.infer<typeof PullRequest>,
+  version: number,
+  changes: PullRequestChanges,
+): PullRequestUpdate {
+  return {
+    version,
+    title: changes.title ?? pr.title,
+    description: changes.description ?? pr.description,
+    reviewers: changes.reviewers ?? pr.reviewers.map((r) => r.user.name),
+    toRef: {
+      id: changes.toBranch === undefined ? pr.toRef.id : qualifyBranch(changes.toBranch),
+      repository: pr.toRef.repository,
+    },
+    draft: changes.draft ?? pr.draft,
+  };
 }
 
 /**
@@ -111,7 +196,7 @@ export async function updatePullRequestFields(
       method: "PUT",
       path,
       schema: PullRequest,
-      body: { ...update, reviewers: reviewers.map((name) => ({ user: { name } })) },
+      body: { ...update, reviewers: reviewersBody(reviewers) },
     });
   try {
     return { pr: (await put(update.reviewers)).body, dropped: [] };

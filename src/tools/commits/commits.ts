@@ -11,12 +11,11 @@ import {
   CommitIdArg,
   CommitOut,
   commitOut,
-  ContextLinesArg,
   defineListTool,
   defineTool,
+  DiffArgs,
   diffDocument,
   DiffOut,
-  maxBytesArg,
   pathArg,
   PullRequestSummary,
   pullRequestSummary,
@@ -91,13 +90,6 @@ export const compareRefs = defineListTool({
     path: apiPath`/api/latest/projects/${project}/repos/${repo}/compare/commits`,
     query: { from: to, to: from },
   }),
-});
-
-/** The options every diff tool takes beside what it diffs. */
-const DiffArgs = z.object({
-  path: pathArg("Only this file").optional(),
-  context_lines: ContextLinesArg,
-  max_bytes: maxBytesArg(256),
 });
 
 /** Reads a JSON diff resource whole and gives it as unified text, for {@link readCappedDiff}. */

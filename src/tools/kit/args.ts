@@ -172,6 +172,13 @@ export const ContextLinesArg = z.number().int().min(0).max(100).optional().descr
   "Context lines",
 );
 
+/** The options every diff tool (a commit's, a comparison's, a pull request's) takes beside what it diffs. */
+export const DiffArgs = z.object({
+  path: pathArg("Only this file").optional(),
+  context_lines: ContextLinesArg,
+  max_bytes: maxBytesArg(256),
+});
+
 /** How the words of a choice are normalised by default: upper case, `-` and spaces as `_`. */
 const upperSnake = (raw: string) => raw.trim().toUpperCase().replace(/[-\s]+/g, "_");
 

@@ -10,13 +10,12 @@ import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { collectPages, type ListingRequest } from "../../bitbucket/transport/paging.ts";
 import { PagingArgs } from "./args.ts";
 import {
-  type Access,
   defineTool,
   type HandlerContext,
   type Tool,
+  type ToolBody,
   type ToolContext,
 } from "./define.ts";
-import type { LoopStep } from "./default_set.ts";
 import type { Reached } from "./reach.ts";
 import { pagedOutput, pagedResult, PageFacts } from "./shapes/page.ts";
 
@@ -24,13 +23,11 @@ import { pagedOutput, pagedResult, PageFacts } from "./shapes/page.ts";
 export type ListArgs<I extends z.ZodObject> = z.infer<I> & z.infer<typeof PagingArgs>;
 
 /** What every list tool declares, whichever way it lists. */
-interface ListCommon<I extends z.ZodObject, K extends string, T extends z.ZodType> {
-  name: string;
-  title: string;
-  description: string;
-  access: Access;
-  /** The review loop's step it serves, putting it in the `default` set. */
-  defaultFor?: LoopStep;
+interface ListCommon<I extends z.ZodObject, K extends string, T extends z.ZodType> extends
+  Pick<
+    ToolBody<I, z.ZodObject, never>,
+    "name" | "title" | "description" | "access" | "defaultFor"
+  > {
   /** Its own arguments; the paging ones are appended. */
   input: I;
   /** What the collection is returned under, beside the paging facts: `branches`. */

@@ -5,8 +5,6 @@
 import { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
 import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
-import { MinimalRef } from "../../bitbucket/entities/ref.ts";
-import { apiPath } from "../../bitbucket/transport/path.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
 import {
   choiceArg,
@@ -23,7 +21,14 @@ import {
   unsafeWrite,
   VersionArg,
 } from "../kit/mod.ts";
-import { prPath, readPullRequest, updatePullRequestFields } from "../../bitbucket/pull_requests.ts";
+import {
+  openPullRequest,
+  prPath,
+  readPullRequest,
+  targetRef,
+  updateOf,
+  updatePullRequestFields,
+} from "../../bitbucket/pull_requests.ts";
 import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
 import { cleanText, quoted } from "../../bitbucket/text/untrusted_text.ts";
@@ -31,7 +36,6 @@ import { visibleId } from "../../bitbucket/text/visible_id.ts";
 import { defaultReviewers } from "./reviewers.ts";
 
 const DescriptionArg = textArg("Markdown");
-const reviewersBody = (names: string[]) => names.map((name) => ({ user: { name } }));
 
 export const createPullRequest = defineTool({
   name: "create_pull_request",
@@ -59,12 +63,7 @@ export const createPullRequest = defineTool({
     // Below 8.18 the draft flag is ignored: the reviewers would be notified of a normal pull request.
     if (draft) await requireFeature(bitbucket, "draftPullRequests", "open a draft pull request");
     const fromRef = qualifyBranch(from_ref);
-    const toRef = to_ref === undefined
-      ? (await bitbucket.request({
-        path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
-        schema: MinimalRef,
-      })).body.id
-      : qualifyBranch(to_ref);
+    const toRef = await targetRef(bitbucket, project, repo, to_ref);
     const given = args.reviewers ?? [];
     let added: string[] = [];
     if (args.default_reviewers !== false) {
@@ -74,19 +73,13 @@ export const createPullRequest = defineTool({
       added = found.users.map((u) => u.name).filter((n) => !taken.has(n.toLowerCase()));
     }
     const reviewers = [...given, ...added];
-    const repository = { slug: repo, project: { key: project } };
-    const { body: pr } = await bitbucket.request({
-      method: "POST",
-      path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
-      schema: PullRequest,
-      body: {
-        title,
-        description,
-        draft,
-        fromRef: { id: fromRef, repository },
-        toRef: { id: toRef, repository },
-        reviewers: reviewers.length === 0 ? undefined : reviewersBody(reviewers),
-      },
+    const pr = await openPullRequest(bitbucket, project, repo, {
+      title,
+      description,
+      draft,
+      fromRef,
+      toRef,
+      reviewers,
     });
     return {
       pullRequest: pullRequestOut(pr),
@@ -147,23 +140,17 @@ export const updatePullRequest = defineTool({
       await requireFeature(bitbucket, "draftPullRequests", `make pull request #${pr_id} a draft`);
     }
     const { pr } = await readPullRequest(bitbucket, project, repo, pr_id);
-    // Bitbucket's update replaces the pull request's fields wholesale (an absent
-    // reviewers list removes every reviewer), so what is not changing is sent as read.
     const verdicts = new Map(pr.reviewers.map((r) => [r.user.name.toLowerCase(), r.status]));
     const { pr: updated, dropped } = await updatePullRequestFields(
       bitbucket,
       prPath(project, repo, pr_id),
-      {
-        version: confirmed?.version ?? pr.version,
-        title: title ?? pr.title,
-        description: description ?? pr.description,
-        reviewers: reviewers ?? pr.reviewers.map((r) => r.user.name),
-        toRef: {
-          id: to_ref === undefined ? pr.toRef.id : qualifyBranch(to_ref),
-          repository: pr.toRef.repository,
-        },
-        draft: draft ?? pr.draft,
-      },
+      updateOf(pr, confirmed?.version ?? pr.version, {
+        title,
+        description,
+        reviewers,
+        toBranch: to_ref,
+        draft,
+      }),
       // Reviewers the caller did not name, who gave no verdict, can go without asking.
       (refused) =>
         reviewers === undefined &&

@@ -11,16 +11,13 @@ import {
   defineTool,
   idArg,
   READ_ONLY,
-  refArg,
   RepoArgs,
-  textArg,
-  TitleArg,
   type ToolContext,
   VIEW_META,
   viewToolMeta,
 } from "../kit/mod.ts";
 import { KINDS, type View, ViewOut } from "./_view_shape.ts";
-import { SUBMIT_FORM } from "./submit_form.ts";
+import { FORM_FIELDS, SUBMIT_FORM } from "./submit_form.ts";
 
 /** Which tools each kind reads through (or, a form, submits through): a kind is offered only while they are exposed. */
 export const KIND_NEEDS: Readonly<Record<typeof KINDS[number], readonly string[]>> = {
@@ -41,12 +38,7 @@ const STATES = ["OPEN", "MERGED", "DECLINED", "ALL"] as const;
 const ShowArgs = RepoArgs.extend({
   kind: z.enum(KINDS),
   pr_id: idArg().optional(),
-  title: TitleArg.optional(),
-  description: textArg().optional(),
-  from_branch: refArg().optional(),
-  to_branch: refArg().optional(),
-  reviewers: z.array(TitleArg).max(50).optional(),
-  draft: z.boolean().optional(),
+  ...FORM_FIELDS,
 });
 
 /** What the page gives besides: a list's state, and the fingerprint of the view it draws. */

@@ -8,15 +8,15 @@
  */
 import { z } from "../../deps/zod.ts";
 import type { BitbucketClient } from "../../bitbucket/transport/client.ts";
-import { PullRequest } from "../../bitbucket/entities/pull_request.ts";
-import { MinimalRef } from "../../bitbucket/entities/ref.ts";
 import { rethrowDuring } from "../../bitbucket/transport/errors.ts";
 import { requireFeature } from "../../bitbucket/features.ts";
-import { apiPath } from "../../bitbucket/transport/path.ts";
 import {
+  openPullRequest,
   prPath,
   readPullRequest,
   refusedReviewers,
+  targetRef,
+  updateOf,
   updatePullRequestFields,
 } from "../../bitbucket/pull_requests.ts";
 import { qualifyBranch } from "../../bitbucket/refs.ts";
@@ -36,16 +36,24 @@ import {
 /** The tool's name: the form kind is offered only while it is exposed. */
 export const SUBMIT_FORM = "submit_pr_form";
 
-const SubmitArgs = RepoArgs.extend({
-  action: z.enum(["create", "update"]),
-  pr_id: idArg().optional(),
-  version: z.number().int().min(0).optional().describe("update: the version the form showed"),
+/**
+ * A pull request form's fields, each optional (the person edits them all):
+ * what `show` takes as the model's draft and what the submit sends.
+ */
+export const FORM_FIELDS = {
   title: TitleArg.optional(),
   description: textArg().optional(),
   from_branch: refArg().optional(),
   to_branch: refArg().optional(),
   reviewers: z.array(TitleArg).max(50).optional(),
   draft: z.boolean().optional(),
+};
+
+const SubmitArgs = RepoArgs.extend({
+  action: z.enum(["create", "update"]),
+  pr_id: idArg().optional(),
+  version: z.number().int().min(0).optional().describe("update: the version the form showed"),
+  ...FORM_FIELDS,
 });
 
 type Args = z.infer<typeof SubmitArgs>;
@@ -73,27 +81,15 @@ async function create(bitbucket: BitbucketClient, args: Args) {
   }
   // Below 8.18 the draft flag is ignored: the reviewers would be notified of a normal pull request.
   if (draft) await requireFeature(bitbucket, "draftPullRequests", "open a draft pull request");
-  const toRef = to_branch === undefined
-    ? (await bitbucket.request({
-      path: apiPath`/api/latest/projects/${project}/repos/${repo}/default-branch`,
-      schema: MinimalRef,
-    })).body.id
-    : qualifyBranch(to_branch);
-  const repository = { slug: repo, project: { key: project } };
-  const { body } = await bitbucket.request({
-    method: "POST",
-    path: apiPath`/api/latest/projects/${project}/repos/${repo}/pull-requests`,
-    schema: PullRequest,
-    body: {
-      title,
-      description,
-      draft,
-      fromRef: { id: qualifyBranch(from_branch), repository },
-      toRef: { id: toRef, repository },
-      reviewers: reviewers?.length ? reviewers.map((name) => ({ user: { name } })) : undefined,
-    },
+  const toRef = await targetRef(bitbucket, project, repo, to_branch);
+  return await openPullRequest(bitbucket, project, repo, {
+    title,
+    description,
+    draft,
+    fromRef: qualifyBranch(from_branch),
+    toRef,
+    reviewers: reviewers ?? [],
   }).catch(reviewersOr(action));
-  return body;
 }
 
 async function update(bitbucket: BitbucketClient, args: Args) {
@@ -113,18 +109,14 @@ async function update(bitbucket: BitbucketClient, args: Args) {
       `Cannot ${action}: it changed since the form was drawn (version ${version}, now ${pr.version}), so nothing was sent (hint: reload the form and submit again)`,
     );
   }
-  // What the person did not change is sent as read: Bitbucket replaces every field.
-  const { pr: updated } = await updatePullRequestFields(bitbucket, prPath(project, repo, pr_id), {
-    version,
-    title: title ?? pr.title,
-    description: description ?? pr.description,
-    reviewers: reviewers ?? pr.reviewers.map((r) => r.user.name),
-    toRef: {
-      id: to_branch === undefined ? pr.toRef.id : qualifyBranch(to_branch),
-      repository: pr.toRef.repository,
-    },
-    draft: draft ?? pr.draft,
-  }, () => false).catch(reviewersOr(action));
+  // What the person did not change is sent as read.
+  const changes = { title, description, reviewers, toBranch: to_branch, draft };
+  const { pr: updated } = await updatePullRequestFields(
+    bitbucket,
+    prPath(project, repo, pr_id),
+    updateOf(pr, version, changes),
+    () => false,
+  ).catch(reviewersOr(action));
   return updated;
 }
 
