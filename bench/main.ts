@@ -12,6 +12,7 @@ import { CATALOGUE } from "../src/tools/catalogue.ts";
 import { measureOverheadAndMemory, measurePaging, measureResultSizes } from "./calls.ts";
 import { measureContext } from "./context.ts";
 import { measureHttp, SCRAPE_EVERY_MS } from "./http.ts";
+import { measureSessions } from "./sessions.ts";
 import { measureStartup } from "./startup.ts";
 import type { Summary } from "./stats.ts";
 import { measureTaskContext } from "./task_context.ts";
@@ -45,6 +46,10 @@ const listTools = CATALOGUE.filter((tool) =>
 const sizes = await measureResultSizes([...new Set(["get_pull_request", ...listTools])]);
 const paging = await measurePaging(5000);
 const http = await measureHttp(HTTP_CALLS, CONCURRENCY);
+const sessionFixture = startFixtureBitbucket(ALL_ROUTES);
+const sessions = await measureSessions(sessionFixture.url);
+await sessionFixture.close();
+const mb = (s: Summary) => `${s.median.toFixed(1)} MB (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 
 const prSize = sizes.find((s) => s.tool === "list_pull_requests");
 const httpRatio = (era: "modern" | "legacy") => http.eras.find((x) => x.era === era)!.ratio.median;
@@ -209,6 +214,22 @@ const rows: Row[] = [
     "≤ 80 MB",
     verdict(targets.httpMemoryIdle),
   ],
+  ["HTTP sessions: RSS with none open", mb(sessions.idleMb), "", ""],
+  [
+    "HTTP sessions: RSS with 50 open (2025-era clients that can be asked)",
+    mb(sessions.with50Mb),
+    "",
+    "",
+  ],
+  ["HTTP sessions: RSS with 100 open (the default cap)", mb(sessions.with100Mb), "", ""],
+  [
+    "HTTP sessions: RSS per session (0 → 100)",
+    `${sessions.perSessionKb.median.toFixed(0)} KB (${sessions.perSessionKb.min.toFixed(0)}–${
+      sessions.perSessionKb.max.toFixed(0)
+    })`,
+    "",
+    "",
+  ],
 ];
 if (!prSize) {
   rows.push(["list_pull_requests text ÷ raw page", "tool not in the catalogue", "≤ 0.5×", "MISS"]);
@@ -238,6 +259,7 @@ await Deno.writeTextFile(
       memory,
       paging,
       http,
+      sessions,
       targets,
     },
     null,

@@ -7,6 +7,10 @@ import { StartupError } from "../config.ts";
 import { Confinement, KEY_PATTERN as SEGMENT } from "../policy/confinement.ts";
 import { DEFAULT_LISTEN_HOSTNAME, type ListenAddress } from "../server/listen_address.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "../server/session_limits.ts";
+
+/** Every bound of the HTTP mode: each connection's, and the 2025-era sessions'. */
+export type HttpLimits = ConnectionLimits & SessionLimits;
 
 /**
  * Parses `--http`'s `[host:]port` (IPv6 in brackets: `[::1]:8080`), or `flag`'s
@@ -56,29 +60,31 @@ export function parseConfinement(
   return new Confinement(projects ?? [], pairs);
 }
 
-/** Each connection limit's flag, and the field of {@link ConnectionLimits} it sets. */
+/** Each HTTP limit's flag, and the field of {@link HttpLimits} it sets. */
 const HTTP_LIMITS = {
   "http-header-timeout": { field: "headerTimeoutMs", unit: "seconds", max: 3600 },
   "http-idle-timeout": { field: "idleTimeoutMs", unit: "seconds", max: 3600 },
   "http-body-timeout": { field: "bodyTimeoutMs", unit: "seconds", max: 3600 },
   "http-max-connections": { field: "maxConnections", unit: "connections", max: 100_000 },
+  "http-max-sessions": { field: "maxSessions", unit: "sessions", max: 100_000 },
+  "http-session-timeout": { field: "sessionTimeoutMs", unit: "seconds", max: 86_400 },
 } as const;
 
-/** The flags that set the HTTP mode's connection limits. */
+/** The flags that set the HTTP mode's connection and session limits. */
 export const HTTP_LIMIT_FLAGS = Object.keys(HTTP_LIMITS) as (keyof typeof HTTP_LIMITS)[];
 
 /**
  * The connection limits the flags give, each left out one at its default; a
  * value that is not a positive number (a whole one for the cap) stops start-up.
  */
-export function parseHttpLimits(value: (flag: string) => string | undefined): ConnectionLimits {
-  const limits = { ...DEFAULT_CONNECTION_LIMITS };
+export function parseHttpLimits(value: (flag: string) => string | undefined): HttpLimits {
+  const limits: HttpLimits = { ...DEFAULT_CONNECTION_LIMITS, ...DEFAULT_SESSION_LIMITS };
   for (const flag of HTTP_LIMIT_FLAGS) {
     const raw = value(flag);
     if (raw === undefined) continue;
     const { field, unit, max } = HTTP_LIMITS[flag];
     const n = Number(raw);
-    const whole = unit === "connections";
+    const whole = unit !== "seconds";
     if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > max || (whole && !Number.isInteger(n))) {
       throw new StartupError(
         `--${flag} takes ${whole ? "a whole number of" : "a number of"} ${unit} from ${

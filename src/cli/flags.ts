@@ -7,12 +7,14 @@ import { DEFAULT_TIMEOUT_SECONDS, StartupError } from "../config.ts";
 import type { Confinement } from "../policy/confinement.ts";
 import {
   HTTP_LIMIT_FLAGS,
+  type HttpLimits,
   parseConfinement,
   parseHttpLimits,
   parseListenAddress,
   parseSignInFlags,
 } from "./flag_values.ts";
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../server/connection_limits.ts";
+import { DEFAULT_SESSION_LIMITS } from "../server/session_limits.ts";
 import type { ListenAddress } from "../server/listen_address.ts";
 import { TOOLSET_NAMES } from "../tools/manifest.ts";
 import { ALL_SETS, DEFAULT_SET } from "../policy/selection.ts";
@@ -46,8 +48,8 @@ export interface Flags {
   search?: string;
   /** Serve Streamable HTTP on this address instead of stdio. */
   http?: ListenAddress;
-  /** Each HTTP connection's deadlines and the connection cap (HTTP mode). */
-  httpLimits: ConnectionLimits;
+  /** Each HTTP connection's deadlines, the connection cap and the session bounds (HTTP mode). */
+  httpLimits: HttpLimits;
   /** Extra host names accepted in Host and Origin headers (HTTP mode). */
   allowHosts?: string[];
   /**
@@ -169,6 +171,12 @@ Flags:
   --http-max-connections N
                      with --http: connections served at once; more get 503
                      (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
+  --http-max-sessions N
+                     with --http: sessions held for 2025-era clients that can be asked
+                     to confirm (default ${DEFAULT_SESSION_LIMITS.maxSessions}); past it they are served without one
+  --http-session-timeout SECONDS
+                     with --http: end a session with no request this long
+                     (default ${DEFAULT_SESSION_LIMITS.sessionTimeoutMs / 1000})
   --audit-file PATH  append one JSON line per tool call (tool, arguments, confirmation,
                      outcome, Bitbucket requests) before its result goes back;
                      needs --allow-write=PATH; SIGHUP reopens it (log rotation)

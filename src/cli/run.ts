@@ -309,6 +309,8 @@ async function serveOverHttp(
       metricsAddress: metricsAt,
       allowHosts: flags.allowHosts,
       limits: flags.httpLimits,
+      sessions: flags.httpLimits,
+      onsession: (message) => logger.log("info", message),
       onerror: (error) => logger.log("error", error.message),
       fetch: collectWhenIdle(loggingFetch(config.baseUrl, logger)),
       hints: hintsFor(oauth),

@@ -161,6 +161,21 @@ export function cannotAsk(tool: string): string {
   return `Cannot call ${tool}: it needs the person's confirmation, and this client cannot ask them (it declares no elicitation capability); nothing was sent to Bitbucket (hint: use a client that supports elicitation, or have the person start the server with --yolo, which trusts the agent without asking, or with --withhold-unsafe, which hides such tools)`;
 }
 
+/**
+ * The refusal of a 2025-era request over stateless HTTP: whatever the client
+ * declared, the question could not reach it (only a session can carry it).
+ */
+export function cannotCarry(tool: string): string {
+  return `Cannot call ${tool}: it needs the person's confirmation, and this request cannot carry the question: over HTTP a 2025-era client is asked only within a session, which this server opens at initialize for a client that declares elicitation (none was opened for this one: it declared none, or the server held its most sessions); nothing was sent to Bitbucket (hint: reconnect a client that supports elicitation so it gets a session, use a client on MCP 2026-07-28, or have the person start the server with --yolo, which trusts the agent without asking)`;
+}
+
+/** Why a client that cannot be asked is refused: what it declared, or that the request cannot carry a question. */
+function refusal(ctx: ServerContext, tool: string): string {
+  return ctx.http !== undefined && ctx.sessionId === undefined
+    ? cannotCarry(tool)
+    : cannotAsk(tool);
+}
+
 /** The revision elicitation arrived in: a client of an earlier one is never asked, whatever it declares. */
 export const ELICITATION_SINCE = "2025-06-18";
 
@@ -278,14 +293,14 @@ export async function guardedCall<R>(
   }
   const able = canAsk(ctx, guard.connection);
   if (!able) decided("unavailable");
-  if (guard.always && !able && !modern(ctx)) return failure(cannotAsk(tool));
+  if (guard.always && !able && !modern(ctx)) return failure(refusal(ctx, tool));
   const question = guard.always && !able ? { message: `Call ${tool}` } : await guard.ask();
   if (question === undefined) {
     decided("not needed");
     return await run(undefined);
   }
   if (!able) {
-    if (!modern(ctx)) return failure(cannotAsk(tool));
+    if (!modern(ctx)) return failure(refusal(ctx, tool));
     // A 2026-07-28 client without the capability: returning the request lets
     // the SDK answer the spec's -32021 error, whose message names the key.
     return inputRequired({

@@ -15,7 +15,14 @@ import {
 import { registrations } from "../policy/registration.ts";
 import type { Registration } from "../policy/sdk_registration.ts";
 import { type AuditLog, recordUnknownTool } from "../policy/audit.ts";
-import { SERVER_NAME, VERSION } from "../version.ts";
+import {
+  SERVER_DESCRIPTION,
+  SERVER_ICON,
+  SERVER_NAME,
+  SERVER_TITLE,
+  VERSION,
+  WEBSITE_URL,
+} from "../version.ts";
 import { hookTransports } from "./transport_hook.ts";
 import { CACHE_HINTS, type Features, serverFeatures } from "./capabilities.ts";
 import { degradingByRevision } from "./revision_degrade.ts";
@@ -49,6 +56,16 @@ export function instructionsFor(
     .filter((part) => part !== undefined).join(" ");
 }
 
+/** Who the server is, in `initialize` and `server/discover`: a few hundred bytes, the icon included. */
+const SERVER_INFO = {
+  name: SERVER_NAME,
+  title: SERVER_TITLE,
+  version: VERSION,
+  description: SERVER_DESCRIPTION,
+  websiteUrl: WEBSITE_URL,
+  icons: [{ src: SERVER_ICON, mimeType: "image/png", sizes: ["16x16"] }],
+};
+
 /**
  * A new MCP server holding the given registrations (and, given them, the
  * resources, prompts and completions). The SDK serves one
@@ -63,7 +80,7 @@ export function serverWith(
   audit?: AuditLog,
 ): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, version: VERSION },
+    SERVER_INFO,
     {
       capabilities: { tools: { listChanged: false } },
       instructions,

@@ -43,6 +43,9 @@ import {
 } from "./connections.ts";
 import { METRICS_PATH, metricsResponse, serveMetrics } from "./metrics_endpoint.ts";
 import { rememberingApps, withAppsSession } from "./apps_session.ts";
+import { isSessionId, opensSession, SESSION_HEADER, Sessions } from "./sessions.ts";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session_limits.ts";
+import { ELICITATION_SINCE } from "../policy/confirmation.ts";
 export { METRICS_PATH } from "./metrics_endpoint.ts";
 
 /** The path MCP is served on. */
@@ -77,6 +80,10 @@ export interface HttpHandlerOptions {
   catalogue?: readonly Selectable[];
   /** Told what a request asked for beyond the tools served (`connection_selection.ts`). */
   onnarrow?: (message: string) => void;
+  /** The bounds of the sessions kept for 2025-era clients that can be asked (`sessions.ts`). */
+  sessions?: SessionLimits;
+  /** Told when the session cap turns a client away and when idle sessions end. */
+  onsession?: (message: string) => void;
 }
 
 /** A fetch-shaped handler for the whole HTTP surface, and a way to abort what it has in flight. */
@@ -246,6 +253,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       : serverWith(only === null ? [] : [only], undefined, instructions, audit);
   });
   const mcp = createMcpHandler(factory, { onerror: options.onerror });
+  const sessions = new Sessions({
+    limits: options.sessions ?? DEFAULT_SESSION_LIMITS,
+    notice: options.onsession,
+  });
   const notAllowed = (message: string) =>
     rejection(403, options.hostHint ? `${message}: ${options.hostHint}` : message);
 
@@ -277,13 +288,27 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       const read = await readAhead(request, body);
       if (read instanceof Response) return read;
       if (served !== catalogues.whole) narrowedFor.set(read.request, served);
+      // A 2025-era client that can be asked is served in a session of its own.
+      const sessionId = read.request.headers.get(SESSION_HEADER);
+      if (isSessionId(sessionId)) {
+        return await sessions.serve(sessionId, read.request, read.body, auth);
+      }
+      if (opensSession(read.body, ELICITATION_SINCE)) {
+        const { all, features, instructions } = served.made;
+        const server = serverWith(all, features, instructions, audit);
+        const opened = await sessions.open(read.request, read.body, auth, server);
+        if (opened !== undefined) return opened;
+      }
       if (read.body === undefined) return await mcp.fetch(read.request, { authInfo: auth });
       const tool = reachedTool(read.body, served.made.byName);
       if (tool !== undefined) reach.set(read.request, tool);
       const answer = await mcp.fetch(read.request, { authInfo: auth, parsedBody: read.body });
       return withAppsSession(read.body, answer);
     },
-    close: () => mcp.close(),
+    close: async () => {
+      await sessions.close();
+      await mcp.close();
+    },
   };
 }
 

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { parseHttpLimits, parseListenAddress } from "../../src/cli/flag_values.ts";
 import { parseFlags } from "../../src/cli/flags.ts";
 import { DEFAULT_CONNECTION_LIMITS } from "../../src/server/connections.ts";
+import { DEFAULT_SESSION_LIMITS } from "../../src/server/session_limits.ts";
+
+const DEFAULTS = { ...DEFAULT_CONNECTION_LIMITS, ...DEFAULT_SESSION_LIMITS };
 
 Deno.test("--http takes [host:]port; the host defaults to 127.0.0.1", () => {
   assert.deepEqual(parseListenAddress("8080"), { hostname: "127.0.0.1", port: 8080 });
@@ -26,12 +29,16 @@ Deno.test("--metrics-listen takes [host:]port too, with --http only, and a bad o
   assert.equal(parseFlags(["--log-format", "json"]).logFormat, "json");
 });
 
-Deno.test("the HTTP connection limits take seconds (and a whole number of connections), each defaulting alone", () => {
+Deno.test("the HTTP limits take seconds (and a whole number of connections or sessions), each defaulting alone", () => {
   const given = (values: Record<string, string>) => (flag: string) => values[flag];
-  assert.deepEqual(parseHttpLimits(given({})), DEFAULT_CONNECTION_LIMITS);
+  assert.deepEqual(parseHttpLimits(given({})), DEFAULTS);
   assert.deepEqual(
     parseHttpLimits(given({ "http-header-timeout": "2.5", "http-max-connections": "10" })),
-    { ...DEFAULT_CONNECTION_LIMITS, headerTimeoutMs: 2500, maxConnections: 10 },
+    { ...DEFAULTS, headerTimeoutMs: 2500, maxConnections: 10 },
+  );
+  assert.deepEqual(
+    parseHttpLimits(given({ "http-max-sessions": "5", "http-session-timeout": "90" })),
+    { ...DEFAULTS, maxSessions: 5, sessionTimeoutMs: 90_000 },
   );
   const bad = [
     ["http-idle-timeout", "0"],
@@ -39,6 +46,9 @@ Deno.test("the HTTP connection limits take seconds (and a whole number of connec
     ["http-header-timeout", "ten"],
     ["http-max-connections", "1.5"],
     ["http-max-connections", "1e3"],
+    ["http-max-sessions", "2.5"],
+    ["http-max-sessions", "0"],
+    ["http-session-timeout", "100000"],
   ];
   for (const [flag, value] of bad) {
     assert.throws(() => parseHttpLimits(given({ [flag!]: value! })), new RegExp(`--${flag} takes`));
@@ -52,4 +62,12 @@ Deno.test("a connection limit without --http stops start-up naming the flag; wit
   );
   const flags = parseFlags(["--http", "8080", "--http-idle-timeout", "5"]);
   assert.equal(flags.httpLimits.idleTimeoutMs, 5000);
+  assert.throws(
+    () => parseFlags(["--http-max-sessions", "5"]),
+    /--http-max-sessions applies to --http only/,
+  );
+  assert.equal(
+    parseFlags(["--http", "8080", "--http-max-sessions", "7"]).httpLimits.maxSessions,
+    7,
+  );
 });

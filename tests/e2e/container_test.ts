@@ -18,6 +18,7 @@ import { type Dockerfile, readDockerfile } from "../../testing/dockerfile.ts";
 import { freePort } from "../../testing/free_port.ts";
 import { MAIN } from "../../testing/spawn.ts";
 import { parseYamlDocuments } from "../support/yaml_subset.ts";
+import { SESSION_HEADER } from "../../src/server/sessions.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (path: string) => Deno.readTextFile(new URL(path, ROOT));
@@ -313,6 +314,24 @@ Deno.test("container: the image's command serves, and its health check passes, a
     await server.status;
     await bitbucket.stop();
   }
+});
+
+Deno.test("kubernetes: the Ingress sends /mcp to the Service, each session back to its replica by its Mcp-Session-Id", async () => {
+  const { Ingress, Service, Deployment } = await manifests();
+  const [rule] = Ingress.spec.rules;
+  const [path] = rule.http.paths;
+  assert.equal(path.path, "/mcp");
+  assert.equal(path.backend.service.name, Service.metadata.name);
+  assert.equal(path.backend.service.port.name, Service.spec.ports[0].name);
+  // The header the server's session ids travel in, as nginx names a request header.
+  const header = `$http_${SESSION_HEADER.replaceAll("-", "_")}`;
+  assert.equal(
+    Ingress.metadata.annotations["nginx.ingress.kubernetes.io/upstream-hash-by"],
+    header,
+  );
+  const [container] = Deployment.spec.template.spec.containers;
+  const hosts = container.args[container.args.indexOf("--allow-host") + 1].split(",");
+  assert.ok(hosts.includes(rule.host), "the server accepts the Host the Ingress forwards");
 });
 
 Deno.test("kubernetes: the Secret example's placeholder is refused, so it cannot be deployed as is", async () => {

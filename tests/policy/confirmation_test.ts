@@ -286,16 +286,17 @@ Deno.test("HTTP, 2026-07-28: an unsafe write asks the person per request, and me
   }
 });
 
-Deno.test("HTTP, 2025 era: an unsafe write cannot ask over a stateless request, and is refused naming --yolo", async () => {
+Deno.test("HTTP, 2025 era: a client served statelessly is refused with the truth (no session carries the question) and what to use", async () => {
   await using h = startHttp({ routes: pullRequests.routes, serverToken: SERVER_TOKEN, ask: true });
-  const client = await connectHttp(h.url, "legacy", undefined, () => ({ action: "accept" }));
+  const client = await connectHttp(h.url, "legacy");
   try {
     const result = await client.callTool({
       name: "merge_pull_request",
       arguments: { project: "PROJ", repo: "web", pr_id: 42 },
     });
     assert.equal(result.isError, true);
-    assert.match(JSON.stringify(result), /cannot ask them.*--yolo/);
+    assert.match(firstText(result), /cannot carry the question.*session.*2026-07-28.*--yolo/);
+    assert.doesNotMatch(firstText(result), /declares no elicitation/);
     assert.deepEqual(h.fixture.requests, []);
   } finally {
     await client.close();

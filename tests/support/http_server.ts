@@ -13,6 +13,7 @@ import { serveHttp } from "../../src/server/http.ts";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
 import { Confirmations } from "../../src/policy/confirmation.ts";
 import { MAIN } from "../../testing/spawn.ts";
+import type { SessionLimits } from "../../src/server/session_limits.ts";
 import {
   type FixtureBitbucket,
   type Route,
@@ -26,7 +27,7 @@ export interface HttpHarness {
   fixture: FixtureBitbucket;
   /** Everything the server reported through `onerror`. */
   errors: string[];
-  /** Every line the server logged of a request asking for more than it serves. */
+  /** Every line the server logged of a request asking for more than it serves, or of its sessions. */
   notices: string[];
   /** The metrics URL when they have a listener of their own (`metricsAddress`). */
   metricsUrl?: URL;
@@ -58,6 +59,8 @@ export interface StartHttpOptions {
   metricsAddress?: { hostname: string; port: number };
   /** The server's own selection (`--toolsets`, `--read-only`, …); absent: every tool. */
   selection?: Partial<ToolSelection>;
+  /** The bounds of 2025-era sessions (`--http-max-sessions`, `--http-session-timeout`). */
+  sessions?: SessionLimits;
 }
 
 /**
@@ -72,6 +75,8 @@ export function startHttp(options: StartHttpOptions = {}): HttpHarness {
     tools: selectTools(CATALOGUE, { readOnly: false, ...options.selection }),
     catalogue: CATALOGUE,
     onnarrow: (message) => notices.push(message),
+    sessions: options.sessions,
+    onsession: (message) => notices.push(message),
     policy: {
       unsafeWrites: !options.ask,
       confirmations: new Confirmations({ key: options.stateKey }),
