@@ -57,7 +57,7 @@ export function instructionsFor(
 }
 
 /** Who the server is, in `initialize` and `server/discover`: a few hundred bytes, the icon included. */
-const SERVER_INFO = {
+export const SERVER_INFO = {
   name: SERVER_NAME,
   title: SERVER_TITLE,
   version: VERSION,

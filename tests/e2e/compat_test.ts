@@ -4,7 +4,7 @@
  * before SEP-2106, and raw JSON-RPC for each 2025 revision and for 2026-07-28.
  * Every test calls every tool, so each fixture holds every domain's routes.
  */
-import { instructionsFor } from "../../src/server/factory.ts";
+import { instructionsFor, SERVER_INFO } from "../../src/server/factory.ts";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -13,7 +13,6 @@ import { StdioClientTransport as StdioClientTransportV1 } from "mcp-sdk-1.32.2/c
 import { Client as ClientV1Early } from "mcp-sdk-1.12.1/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1Early } from "mcp-sdk-1.12.1/client/stdio.js";
 import { CATALOGUE } from "../../src/tools/catalogue.ts";
-import { VERSION } from "../../src/version.ts";
 import { ALL_ROUTES } from "../../testing/cases/mod.ts";
 import { startFixtureBitbucket } from "../../testing/fixture_bitbucket.ts";
 import { connect, TEST_TOKEN } from "../../testing/harness.ts";
@@ -167,7 +166,7 @@ for (const revision of REVISIONS_2025) {
       assert.equal(init.id, 1);
       const result = init.result as Record<string, unknown>;
       assert.equal(result.protocolVersion, revision, "the client's revision is echoed");
-      assert.deepEqual(result.serverInfo, { name: "bitbucket-mcp", version: VERSION });
+      assert.deepEqual(result.serverInfo, SERVER_INFO);
       assert.deepEqual(result.capabilities, CAPABILITIES);
       assert.equal(result.instructions, SERVED_INSTRUCTIONS);
       await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -227,7 +226,7 @@ Deno.test("raw JSON-RPC over stdio, 2026-07-28: server/discover, tools/list and 
     );
     assert.deepEqual(
       (result._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
-      { name: "bitbucket-mcp", version: VERSION },
+      SERVER_INFO,
     );
 
     const list = await session.request({
