@@ -140,11 +140,10 @@ export async function runConformance(): Promise<RevisionRun[]> {
 
 if (import.meta.main) {
   const runs = await runConformance();
-  for (const run of runs) {
-    console.log(
-      `== ${SUITE} at ${run.revision}: ${run.passed ? "as the baseline says" : "FAILED"}`,
-    );
-    console.log(run.passed ? run.summary : run.output);
-  }
+  const lines = runs.flatMap((run) => [
+    `== ${SUITE} at ${run.revision}: ${run.passed ? "as the baseline says" : "FAILED"}`,
+    run.passed ? run.summary : run.output,
+  ]);
+  await Deno.stdout.write(new TextEncoder().encode(lines.join("\n") + "\n"));
   Deno.exit(runs.every((run) => run.passed) ? 0 : 1);
 }

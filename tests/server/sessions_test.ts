@@ -91,7 +91,7 @@ Deno.test("session (1.32.2 over HTTP): the person's answer sent again writes not
     }
     return await fetch(input, init);
   };
-  const { client } = await clientV1(
+  const { client, asked } = await clientV1(
     h.url,
     { action: "accept", content: { [CONFIRM_KEY]: true } },
     TOKEN,
@@ -107,8 +107,13 @@ Deno.test("session (1.32.2 over HTTP): the person's answer sent again writes not
       body: answer.body,
     });
     await replay.body?.cancel();
-    assert.ok(replay.status < 500, `replay answered ${replay.status}`);
+    // Taken as a response to a question no longer open: accepted on the wire, acted on never.
+    assert.equal(replay.status, 202);
     assert.equal(h.fixture.requests.filter((r) => r.method === "POST").length, 1);
+    // The next merge is asked afresh: a yes is good for the one call it answered.
+    const again = await client.callTool({ name: "merge_pull_request", arguments: MERGE });
+    assert.notEqual(again.isError, true, text(again));
+    assert.equal(asked.length, 2);
   } finally {
     await client.close();
   }
