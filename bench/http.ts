@@ -12,7 +12,7 @@ import { ALL_ROUTES } from "../testing/cases/mod.ts";
 import { startFixtureBitbucket } from "../testing/fixture_bitbucket.ts";
 import { freePort } from "../testing/free_port.ts";
 import { TEST_TOKEN } from "../testing/harness.ts";
-import { ENV_FLAG, MAIN } from "../testing/spawn.ts";
+import { ENV_FLAG, MAIN, serveHttpMain } from "../testing/spawn.ts";
 import { EVERY_TOOLSET, processCpuMs, processMemory } from "./server_process.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
@@ -149,34 +149,15 @@ export async function measureHttp(
 ): Promise<HttpFigures> {
   const fixture = startFixtureBitbucket(ALL_ROUTES);
   const port = freePort();
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--no-prompt",
-      `--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`,
-      ENV_FLAG,
-      main,
-      "serve",
-      "--http",
-      `127.0.0.1:${port}`,
-      ...EVERY_TOOLSET,
-    ],
+  const server = await serveHttpMain({
+    denoFlags: [`--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`, ENV_FLAG],
+    address: `127.0.0.1:${port}`,
+    args: [...EVERY_TOOLSET],
     env: { BITBUCKET_URL: fixture.url },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+    main,
+  });
+  const { child } = server;
   try {
-    const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    while (!seen.includes("serving MCP at")) {
-      const { value, done } = await stderr.read();
-      if (done) throw new Error(`the HTTP server exited before listening: ${seen}`);
-      seen += value;
-    }
-    void (async () => {
-      while (!(await stderr.read()).done);
-    })();
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     const direct = `${fixture.url}/rest/api/latest/projects/PROJ/repos/web/tags?start=0&limit=25`;
     const headers = { Authorization: `Bearer ${TEST_TOKEN}`, Accept: "application/json" };
@@ -253,8 +234,7 @@ export async function measureHttp(
     const rssAfterIdleMb = (await processMemory(child.pid)).rssMb;
     return { eras, rssAfterConcurrentMb, rssAfterIdleMb };
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await server.stop();
     await fixture.close();
   }
 }

@@ -9,7 +9,7 @@
  */
 import { freePort } from "../testing/free_port.ts";
 import { TEST_TOKEN } from "../testing/harness.ts";
-import { ENV_FLAG, MAIN } from "../testing/spawn.ts";
+import { ENV_FLAG, serveHttpMain } from "../testing/spawn.ts";
 import { processMemory } from "./server_process.ts";
 import { summarize, type Summary } from "./stats.ts";
 
@@ -68,35 +68,14 @@ async function openSession(url: URL, n: number): Promise<string> {
 /** One fresh server: its RSS with no session, with 50 and with 100. */
 async function round(bitbucketUrl: string): Promise<[number, number, number]> {
   const port = await freePort();
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--no-prompt",
-      `--allow-net=127.0.0.1:${port},${new URL(bitbucketUrl).host}`,
-      ENV_FLAG,
-      MAIN,
-      "serve",
-      "--http",
-      `127.0.0.1:${port}`,
-      "--http-max-sessions",
-      "100",
-    ],
+  const server = await serveHttpMain({
+    denoFlags: [`--allow-net=127.0.0.1:${port},${new URL(bitbucketUrl).host}`, ENV_FLAG],
+    address: `127.0.0.1:${port}`,
+    args: ["--http-max-sessions", "100"],
     env: { BITBUCKET_URL: bitbucketUrl },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  });
+  const { child } = server;
   try {
-    const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    while (!seen.includes("serving MCP at")) {
-      const { value, done } = await stderr.read();
-      if (done) throw new Error(`the HTTP server exited before listening: ${seen}`);
-      seen += value;
-    }
-    void (async () => {
-      while (!(await stderr.read()).done);
-    })();
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     // Warm: one stateless initialize and tools/list, so the catalogue is built before the baseline.
     const warm = await fetch(url, {
@@ -113,8 +92,7 @@ async function round(bitbucketUrl: string): Promise<[number, number, number]> {
     const with100 = (await processMemory(child.pid)).rssMb;
     return [idle, with50, with100];
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await server.stop();
   }
 }
 

@@ -17,6 +17,7 @@
 import { ALL_ROUTES } from "./cases/mod.ts";
 import { startFixtureBitbucket } from "./fixture_bitbucket.ts";
 import { TEST_TOKEN } from "./harness.ts";
+import { serveHttpMain } from "./spawn.ts";
 
 /** The suite's pinned version. */
 export const SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
@@ -46,51 +47,18 @@ async function npmCache(): Promise<string> {
   return JSON.parse(new TextDecoder().decode(stdout)).npmCache;
 }
 
-/** Serves HTTP in a child process in front of `bitbucketUrl`; resolves with its URL once it listens. */
-async function startServer(bitbucketUrl: string) {
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-net=127.0.0.1",
-      "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
-      new URL("main.ts", ROOT).pathname,
-      "serve",
-      "--http",
-      "127.0.0.1:0",
-      "--toolsets",
-      "all",
-    ],
-    env: { BITBUCKET_URL: bitbucketUrl, BITBUCKET_TOKEN: TEST_TOKEN, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server stopped before listening: ${seen}`);
-    seen += value;
-    url = /serving MCP at (\S+)/.exec(seen)?.[1];
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
-}
-
 /** Runs the suite at every revision against a fresh server; one {@link RevisionRun} each. */
 export async function runConformance(): Promise<RevisionRun[]> {
   const fixture = startFixtureBitbucket(ALL_ROUTES);
-  const server = await startServer(fixture.url);
+  const server = await serveHttpMain({
+    denoFlags: [
+      "--allow-net=127.0.0.1",
+      "--allow-env=BITBUCKET_URL,BITBUCKET_TOKEN,BITBUCKET_USERNAME",
+    ],
+    address: "127.0.0.1:0",
+    args: ["--toolsets", "all"],
+    env: { BITBUCKET_URL: fixture.url, BITBUCKET_TOKEN: TEST_TOKEN },
+  });
   try {
     const port = new URL(server.url).port;
     const pkg = `${await npmCache()}/registry.npmjs.org/${SUITE.replace(/@([^@]+)$/, "/$1")}`;
