@@ -332,7 +332,7 @@ async function serveOverHttp(
   if (server.limits === undefined) {
     logger.log(
       "warn",
-      "this Deno has no Deno.serveHttp: HTTP connections are served without deadlines or a cap (use Deno 2.9, or put a proxy with timeouts in front)",
+      "this Deno has no per-connection HTTP server: HTTP connections are served without deadlines or a cap (use Deno 2.9, or put a proxy with timeouts in front)",
     );
   }
   if (oauth) logger.notice(oauthStartLine(oauth, server.url, exposed(flags)));

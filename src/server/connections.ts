@@ -5,9 +5,11 @@
  * one process never holds more than a set number of connections, so file
  * handles cannot run out. `Deno.serve` offers none of this (no header, idle or
  * body timeout, no hook per connection), so connections are accepted here and
- * each is served with `Deno.serveHttp`: one request at a time, with a timer on
- * every wait. A response being sent (an SSE stream included) is never cut:
- * the idle deadline runs only between requests.
+ * each is handed to the server behind `Deno.serve`, one connection at a time
+ * (`serveHttpOnConnection`, which Deno keeps for its `node:http`): the same
+ * native HTTP path and speed, with a signal per connection that closes it
+ * between requests. A response being sent (an SSE stream included) is never
+ * cut: the idle deadline runs only between requests.
  */
 
 import type { ConnectionLimits } from "./connection_limits.ts";
@@ -26,28 +28,28 @@ export type ConnectionHandler = (
   body: Uint8Array | undefined,
 ) => Promise<Response>;
 
-/** One request of a connection served by `Deno.serveHttp`. */
-interface RequestEvent {
-  readonly request: Request;
-  respondWith(response: Response | Promise<Response>): Promise<void>;
-}
-
-/** A connection served by `Deno.serveHttp`. */
-interface HttpConn {
-  nextRequest(): Promise<RequestEvent | null>;
-  close(): void;
-}
-
-type ServeHttp = (conn: Deno.Conn) => HttpConn;
+/**
+ * Deno's HTTP server for one accepted connection: `signal` ends it gracefully
+ * (at once when no request is under way, else once the answer is sent).
+ */
+export type ServeConnection = (
+  conn: Deno.Conn,
+  signal: AbortSignal,
+  handler: (request: Request, info: Deno.ServeHandlerInfo) => Promise<Response>,
+  onError: (error: unknown) => Response,
+  onListen: () => void,
+) => { readonly finished: Promise<void> };
 
 /**
- * `Deno.serveHttp`, read at run time: Deno 2 keeps it (its `node:http` is
- * built on it) but leaves it out of its types. Undefined on a runtime
- * without it, where the caller falls back to `Deno.serve` and says so.
+ * `serveHttpOnConnection`, read at run time from Deno's internals (it has the
+ * signature above since Deno 1.35 and serves its `node:http`); undefined on a
+ * runtime without it, where the caller falls back to `Deno.serve` and says so.
  */
-export function serveHttpFunction(): ServeHttp | undefined {
-  const found = (Deno as unknown as Record<string, unknown>)["serveHttp"];
-  return typeof found === "function" ? found.bind(Deno) as ServeHttp : undefined;
+export function serveConnectionFunction(): ServeConnection | undefined {
+  const deno = Deno as unknown as Record<symbol, Record<string, unknown> | undefined>;
+  const internal = (Deno as unknown as { internal?: symbol }).internal;
+  const found = internal === undefined ? undefined : deno[internal]?.serveHttpOnConnection;
+  return typeof found === "function" && found.length === 5 ? found as ServeConnection : undefined;
 }
 
 /** The answer a connection over the cap gets before it is closed. */
@@ -123,54 +125,65 @@ async function readBody(request: Request, timeoutMs: number): Promise<BodyRead> 
   return { body };
 }
 
-/** One served connection as the pool sees it. */
-interface Served {
-  /** An answer is being made or sent: a graceful stop waits for it. */
-  busy: boolean;
-  /** Closes the connection now. */
-  close(): void;
+/** The answer to a request whose body did not arrive in time; the connection closes after it. */
+function bodyTooSlow(): Response {
+  return new Response(null, { status: 408, headers: { Connection: "close" } });
 }
 
-/** Serves one connection's requests in turn, each wait under its deadline. */
-async function serveConnection(
-  http: HttpConn,
-  served: Served,
-  stopping: () => boolean,
+/** One served connection as the pool sees it. */
+interface Served {
+  /** Requests being answered now: a graceful stop waits for them. */
+  inFlight: number;
+  /** Ends the connection: now if no request is under way, else once its answer is sent. */
+  close(): void;
+  /** Resolves once the connection has ended. */
+  finished: Promise<void>;
+}
+
+/**
+ * Serves one connection's requests under its deadlines: the header deadline
+ * from accept until the first request, the idle deadline from each answer
+ * sent until the next request, and the body deadline per request.
+ */
+function serveConnection(
+  conn: Deno.Conn,
+  serve: ServeConnection,
   handler: ConnectionHandler,
   limits: ConnectionLimits,
-): Promise<void> {
-  let waiting = deadline(limits.headerTimeoutMs, served.close);
-  try {
-    for (;;) {
-      const event = await http.nextRequest().catch(() => null);
-      waiting();
-      if (event === null || stopping()) break;
-      served.busy = true;
-      const read = await readBody(event.request, limits.bodyTimeoutMs);
-      if ("expired" in read) break;
-      let delivered!: () => void;
-      let failed!: (error: unknown) => void;
-      const completed = new Promise<void>((resolve, reject) => {
-        delivered = resolve;
-        failed = reject;
-      });
-      completed.catch(() => {});
-      const answer = "refused" in read
-        ? Promise.resolve(read.refused)
-        : handler(event.request, completed, read.body);
-      const ok = await event.respondWith(answer).then(() => true, (error) => {
-        failed(error);
-        return false;
-      });
-      if (ok) delivered();
-      served.busy = false;
-      if (!ok || stopping()) break;
-      waiting = deadline(limits.idleTimeoutMs, served.close);
+): Served {
+  const stop = new AbortController();
+  let waiting = deadline(limits.headerTimeoutMs, () => stop.abort());
+  const served: Served = {
+    inFlight: 0,
+    close: () => stop.abort(),
+    finished: Promise.resolve(),
+  };
+  const answered = () => {
+    if (--served.inFlight === 0 && !stop.signal.aborted) {
+      waiting = deadline(limits.idleTimeoutMs, () => stop.abort());
     }
-  } finally {
+  };
+  const onRequest = async (request: Request, info: Deno.ServeHandlerInfo) => {
     waiting();
-    served.close();
+    served.inFlight++;
+    info.completed.then(answered, answered);
+    const read = await readBody(request, limits.bodyTimeoutMs);
+    if ("expired" in read) {
+      stop.abort();
+      return bodyTooSlow();
+    }
+    if ("refused" in read) return read.refused;
+    return await handler(request, info.completed, read.body);
+  };
+  const onError = () => new Response(null, { status: 500 });
+  try {
+    served.finished = serve(conn, stop.signal, onRequest, onError, () => {}).finished
+      .catch(() => {}).finally(() => waiting());
+  } catch {
+    waiting();
+    closeQuietly(conn);
   }
+  return served;
 }
 
 /**
@@ -182,11 +195,11 @@ async function serveConnection(
  */
 export function serveConnections(
   listener: Deno.Listener,
-  serveHttp: ServeHttp,
+  serve: ServeConnection,
   handler: ConnectionHandler,
   limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
 ): ConnectionPool {
-  const live = new Map<Served, Promise<void>>();
+  const live = new Set<Served>();
   let stopped = false;
   const accepting = (async () => {
     for (;;) {
@@ -203,26 +216,14 @@ export function serveConnections(
       // Answers go out as written: Nagle's algorithm would hold a streamed answer's last
       // segment back for the client's delayed ACK (about 40 ms a request).
       if ("setNoDelay" in conn) (conn as Deno.TcpConn).setNoDelay(true);
-      const http = serveHttp(conn);
-      let closed = false;
-      const served: Served = {
-        busy: false,
-        close: () => {
-          if (closed) return;
-          closed = true;
-          closeQuietly(http);
-        },
-      };
-      live.set(
-        served,
-        serveConnection(http, served, () => stopped, handler, limits).catch(() => {})
-          .finally(() => live.delete(served)),
-      );
+      const served = serveConnection(conn, serve, handler, limits);
+      live.add(served);
+      served.finished.then(() => live.delete(served));
     }
   })();
   const finished = (async () => {
     await accepting;
-    while (live.size > 0) await Promise.all(live.values());
+    while (live.size > 0) await Promise.all([...live].map((served) => served.finished));
   })();
   return {
     get open() {
@@ -233,7 +234,7 @@ export function serveConnections(
         stopped = true;
         closeQuietly(listener);
         // Idle connections go now; one with an answer under way closes once it is sent.
-        for (const served of live.keys()) if (!served.busy) served.close();
+        for (const served of live) served.close();
       }
       return finished;
     },

@@ -38,9 +38,10 @@ import { formatHostPort, type ListenAddress } from "./listen_address.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
+  serveConnectionFunction,
   serveConnections,
-  serveHttpFunction,
 } from "./connections.ts";
+import { wholeIfQuick } from "./whole_answers.ts";
 import { METRICS_PATH, metricsResponse, serveMetrics } from "./metrics_endpoint.ts";
 import { rememberingApps, withAppsSession } from "./apps_session.ts";
 import { isSessionId, opensSession, SESSION_HEADER, Sessions } from "./sessions.ts";
@@ -109,8 +110,8 @@ export interface HttpServer {
   /** Resolves once the server has stopped. */
   finished: Promise<void>;
   /**
-   * The connection limits in force; undefined on a runtime without
-   * `Deno.serveHttp`, where `Deno.serve` serves without them.
+   * The connection limits in force; undefined on a runtime without Deno's
+   * per-connection server, where `Deno.serve` serves without them.
    */
   limits: ConnectionLimits | undefined;
   /** The metrics URL when they have a listener of their own. */
@@ -330,7 +331,7 @@ function withDisconnectSignal(request: Request, completed: Promise<void>): Reque
 /**
  * Serves the HTTP handler at the given address until {@link HttpServer.shutdown}:
  * each connection under its deadlines and the connection cap, or, on a
- * runtime without `Deno.serveHttp`, on `Deno.serve` without them.
+ * runtime without Deno's per-connection server, on `Deno.serve` without them.
  */
 export function serveHttp(options: ServeHttpOptions): HttpServer {
   const { metricsAddress, address } = options;
@@ -340,10 +341,11 @@ export function serveHttp(options: ServeHttpOptions): HttpServer {
     listenHostname: address.hostname,
     metricsElsewhere: !!metrics,
   });
-  const serveOne = (request: Request, completed: Promise<void>, body?: Uint8Array) =>
-    handler.fetch(withDisconnectSignal(request, completed), body);
+  // A quick 2025-era answer goes out as one body (`whole_answers.ts`).
+  const serveOne = async (request: Request, completed: Promise<void>, body?: Uint8Array) =>
+    wholeIfQuick(await handler.fetch(withDisconnectSignal(request, completed), body));
   const { hostname, port } = options.address;
-  const serveConn = serveHttpFunction();
+  const serveConn = serveConnectionFunction();
   let addr: Deno.NetAddr;
   let finished: Promise<void>;
   let stopServing: () => Promise<void>;

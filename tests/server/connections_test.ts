@@ -12,8 +12,8 @@ import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
   MAX_REQUEST_BODY_BYTES,
+  serveConnectionFunction,
   serveConnections,
-  serveHttpFunction,
 } from "../../src/server/connections.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { TEST_TOKEN } from "../../testing/harness.ts";
@@ -24,10 +24,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pool on a free port serving `handler` under `limits`, and its address. */
 function pool(limits: Partial<ConnectionLimits>, handler: ConnectionHandler) {
-  const serveHttp = serveHttpFunction();
-  assert.ok(serveHttp, "this Deno has Deno.serveHttp");
+  const serve = serveConnectionFunction();
+  assert.ok(serve, "this Deno serves one connection at a time");
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const served = serveConnections(listener, serveHttp, handler, {
+  const served = serveConnections(listener, serve, handler, {
     ...DEFAULT_CONNECTION_LIMITS,
     ...limits,
   });
