@@ -5,7 +5,10 @@
  * replayed with plain `fetch`, so the figures measure the server, not the
  * client library; a direct fetch of the same fixture page runs beside it.
  * The concurrent calls run again while `/metrics` is scraped every
- * {@link SCRAPE_EVERY_MS}, to show what a scrape costs the calls.
+ * {@link SCRAPE_EVERY_MS}, to show what a scrape costs the calls. The SDK
+ * floor (`sdk_http_server.ts`: the SDK's handler serving the same call with
+ * nothing of ours) runs in the same rounds, so each figure has beside it what
+ * no server on this SDK and runtime can beat.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { ALL_ROUTES } from "../testing/cases/mod.ts";
@@ -35,6 +38,12 @@ export interface HttpEraFigures {
   directFetchesPerSecond: number;
   /** Tool calls per second over direct fetches per second, paired round by round. */
   ratio: Summary;
+  /** The SDK floor's tool calls per second at `concurrency`. */
+  sdkServerCallsPerSecond: number;
+  /** The SDK floor's calls per second over direct fetches per second, paired round by round. */
+  sdkServerRatio: Summary;
+  /** This server's calls per second over the SDK floor's, paired round by round. */
+  overSdkServer: Summary;
   /** The server process's CPU time (user + system, all threads) per concurrent call, in ms. */
   serverCpuMsPerCall: number;
   /** Tool calls per second at `concurrency` while `/metrics` is scraped every {@link SCRAPE_EVERY_MS}. */
@@ -50,6 +59,23 @@ export interface HttpFigures {
   eras: HttpEraFigures[];
   rssAfterConcurrentMb: number;
   rssAfterIdleMb: number;
+  /** The SDK floor's resident memory after the same load, and after the same idle wait. */
+  sdkServerRssAfterConcurrentMb: number;
+  sdkServerRssAfterIdleMb: number;
+}
+
+const SDK_HTTP_SERVER = new URL("./sdk_http_server.ts", import.meta.url).pathname;
+
+/** `serve --http` of `main` on a free port, with net permission for it and the fixture only. */
+function serveOn(fixtureUrl: string, main: string, args: string[], env: Record<string, string>) {
+  const port = freePort();
+  return serveHttpMain({
+    denoFlags: [`--allow-net=127.0.0.1:${port},${new URL(fixtureUrl).host}`, ENV_FLAG],
+    address: `127.0.0.1:${port}`,
+    args,
+    env: { BITBUCKET_URL: fixtureUrl, ...env },
+    main,
+  });
 }
 
 /** A request as the client sent it, to replay. */
@@ -148,17 +174,12 @@ export async function measureHttp(
   main = MAIN,
 ): Promise<HttpFigures> {
   const fixture = startFixtureBitbucket(ALL_ROUTES);
-  const port = freePort();
-  const server = await serveHttpMain({
-    denoFlags: [`--allow-net=127.0.0.1:${port},${new URL(fixture.url).host}`, ENV_FLAG],
-    address: `127.0.0.1:${port}`,
-    args: [...EVERY_TOOLSET],
-    env: { BITBUCKET_URL: fixture.url },
-    main,
-  });
+  const server = await serveOn(fixture.url, main, [...EVERY_TOOLSET], {});
+  // The floor has no sign-in of its own: it sends the fixture the token it is given.
+  const floor = await serveOn(fixture.url, SDK_HTTP_SERVER, [], { BITBUCKET_TOKEN: TEST_TOKEN });
   const { child } = server;
   try {
-    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const url = new URL(server.url);
     const direct = `${fixture.url}/rest/api/latest/projects/PROJ/repos/web/tags?start=0&limit=25`;
     const headers = { Authorization: `Bearer ${TEST_TOKEN}`, Accept: "application/json" };
     const directOnce = async () => {
@@ -167,6 +188,8 @@ export async function measureHttp(
     const eras: HttpEraFigures[] = [];
     for (const era of ["modern", "legacy"] as const) {
       const call = await recordToolCall(url, era);
+      const floorCall = await recordToolCall(new URL(floor.url), era);
+      for (let i = 0; i < 50; i++) await replay(floorCall);
       const viaTool: number[] = [];
       const viaFetch: number[] = [];
       for (let i = 0; i < calls + 50; i++) {
@@ -186,6 +209,7 @@ export async function measureHttp(
       const perRound = Math.ceil(concurrentCalls / ROUNDS);
       const direct: number[] = [];
       const tool: number[] = [];
+      const viaFloor: number[] = [];
       const withScrapes: number[] = [];
       let scrapes = 0;
       let cpuMs = 0;
@@ -205,6 +229,7 @@ export async function measureHttp(
         const before = await processCpuMs(child.pid);
         tool.push(await throughput(() => replay(call), perRound, concurrency));
         cpuMs += await processCpuMs(child.pid) - before;
+        viaFloor.push(await throughput(() => replay(floorCall), perRound, concurrency));
         if (round % 2 === 0) await scrapedRound();
       }
       const directFetchesPerSecond = summarize(direct).median;
@@ -223,6 +248,9 @@ export async function measureHttp(
         toolCallsPerSecond,
         directFetchesPerSecond,
         ratio,
+        sdkServerCallsPerSecond: summarize(viaFloor).median,
+        sdkServerRatio: summarize(pairedRatios(viaFloor, direct)),
+        overSdkServer: summarize(pairedRatios(tool, viaFloor)),
         serverCpuMsPerCall: cpuMs / (perRound * ROUNDS),
         scrapedToolCallsPerSecond: summarize(withScrapes).median,
         scrapedRatio: summarize(pairedRatios(withScrapes, tool)),
@@ -230,11 +258,20 @@ export async function measureHttp(
       });
     }
     const rssAfterConcurrentMb = (await processMemory(child.pid)).rssMb;
+    const sdkServerRssAfterConcurrentMb = (await processMemory(floor.child.pid)).rssMb;
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssAfterIdleMb = (await processMemory(child.pid)).rssMb;
-    return { eras, rssAfterConcurrentMb, rssAfterIdleMb };
+    const sdkServerRssAfterIdleMb = (await processMemory(floor.child.pid)).rssMb;
+    return {
+      eras,
+      rssAfterConcurrentMb,
+      rssAfterIdleMb,
+      sdkServerRssAfterConcurrentMb,
+      sdkServerRssAfterIdleMb,
+    };
   } finally {
     await server.stop();
+    await floor.stop();
     await fixture.close();
   }
 }

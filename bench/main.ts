@@ -70,6 +70,8 @@ const targets = {
 const ms = (s: Summary) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 const pct = (s: Summary) =>
   `${s.median.toFixed(2)} / ${s.p95?.toFixed(2)} / ${s.p99?.toFixed(2)} ms`;
+const times = (s: Summary) =>
+  `${s.median.toFixed(2)}× (${s.min.toFixed(2)}–${s.max.toFixed(2)}, paired)`;
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
 const kb = (bytes: number) => `${bytes.toLocaleString("en")} B`;
 
@@ -86,6 +88,19 @@ const rows: Row[] = [
     }–${startup.toolsListOverFloor.max.toFixed(2)})`,
     "≤ 1.3×",
     verdict(targets.startup),
+  ],
+  ["floor: a one-tool SDK server, spawn → tools/list answer", ms(startup.sdkServer), "", ""],
+  [
+    "that SDK server ÷ floor: what answering costs any server",
+    times(startup.sdkServerOverFloor),
+    "",
+    "",
+  ],
+  [
+    "tools/list ÷ that SDK server: what our start-up adds",
+    times(startup.toolsListOverSdkServer),
+    "",
+    "",
   ],
   ["reference: one-line deno run", ms(startup.reference), "", ""],
   [
@@ -192,6 +207,13 @@ const rows: Row[] = [
       verdict(httpRatio(e.era) >= 2 * HTTP_RATIO_BEFORE[e.era]),
     ],
     [
+      `floor: the SDK's own handler serving the same call (${e.era}), calls/s ÷ direct fetches/s`,
+      `${e.sdkServerCallsPerSecond.toFixed(0)}: ${times(e.sdkServerRatio)}`,
+      "",
+      "",
+    ],
+    [`HTTP ${e.era}: calls/s ÷ that SDK floor's`, times(e.overSdkServer), "", ""],
+    [
       `HTTP ${e.era}: ${e.concurrency} concurrent with /metrics scraped every ${SCRAPE_EVERY_MS} ms ÷ without`,
       `${e.scrapedToolCallsPerSecond.toFixed(0)} ÷ ${e.toolCallsPerSecond.toFixed(0)}: ${
         e.scrapedRatio.median.toFixed(3)
@@ -213,6 +235,14 @@ const rows: Row[] = [
     `${http.rssAfterIdleMb.toFixed(1)} MB`,
     "≤ 80 MB",
     verdict(targets.httpMemoryIdle),
+  ],
+  [
+    "floor: the SDK's own handler, RSS at the end of the same runs / after the same idle",
+    `${http.sdkServerRssAfterConcurrentMb.toFixed(1)} / ${
+      http.sdkServerRssAfterIdleMb.toFixed(1)
+    } MB`,
+    "",
+    "",
   ],
   ["HTTP sessions: RSS with none open", mb(sessions.idleMb), "", ""],
   [

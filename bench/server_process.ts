@@ -21,8 +21,16 @@ export class ServerProcess {
   #waiting = new Map<number, (message: Record<string, unknown>) => void>();
   #pump: Promise<void>;
 
-  /** `extraArgs` go to the server; `denoFlags` to `deno run` (e.g. `--v8-flags=...`). */
-  constructor(bitbucketUrl: string, extraArgs: string[] = [], denoFlags: string[] = []) {
+  /**
+   * `extraArgs` go to the server; `denoFlags` to `deno run` (e.g. `--v8-flags=...`);
+   * `main` is the script to run (another server, such as the SDK floor).
+   */
+  constructor(
+    bitbucketUrl: string,
+    extraArgs: string[] = [],
+    denoFlags: string[] = [],
+    main = MAIN,
+  ) {
     const host = new URL(bitbucketUrl).host;
     this.spawnedAt = performance.now();
     this.child = new Deno.Command("deno", {
@@ -31,7 +39,7 @@ export class ServerProcess {
         "--no-prompt",
         ...denoFlags,
         ...scopedPermissions(host),
-        MAIN,
+        main,
         ...extraArgs,
       ],
       env: { BITBUCKET_URL: bitbucketUrl, BITBUCKET_TOKEN: TEST_TOKEN },

@@ -1,4 +1,9 @@
-/** Start-up figures: spawn to `initialize` and to `tools/list`, paired with a one-line script and the SDK floor. */
+/**
+ * Start-up figures: spawn to `initialize` and to `tools/list`, paired in each
+ * round with a one-line script, the SDK floor (loading the SDK and zod, then
+ * exiting) and the SDK server floor (a one-tool SDK server answering the same
+ * requests).
+ */
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 import { ServerProcess } from "./server_process.ts";
 
@@ -15,10 +20,17 @@ export interface StartupFigures {
   sdkFloor: Summary;
   /** RSS of that script, in MB: the memory floor. */
   sdkFloorRssMb: Summary;
+  /** Spawn → tools/list of a one-tool server on the SDK alone: what answering costs any server. */
+  sdkServer: Summary;
+  /** That server over the SDK floor, paired within each round. */
+  sdkServerOverFloor: Summary;
+  /** This server over that one, paired within each round: what our own start-up adds. */
+  toolsListOverSdkServer: Summary;
 }
 
 const ONE_LINE = new URL("./one_line.ts", import.meta.url).pathname;
 const SDK_FLOOR = new URL("./sdk_floor.ts", import.meta.url).pathname;
+const SDK_SERVER = new URL("./sdk_server.ts", import.meta.url).pathname;
 
 async function floorRun(): Promise<[number, number]> {
   const start = performance.now();
@@ -34,8 +46,8 @@ async function referenceRun(): Promise<number> {
   return performance.now() - start;
 }
 
-async function serverRun(url: string): Promise<[number, number]> {
-  const server = new ServerProcess(url);
+async function serverRun(url: string, main?: string): Promise<[number, number]> {
+  const server = new ServerProcess(url, [], [], main);
   await server.initialize();
   const initialized = performance.now() - server.spawnedAt;
   await server.request("tools/list");
@@ -47,12 +59,14 @@ async function serverRun(url: string): Promise<[number, number]> {
 /** Spawn to `initialize` answer and to `tools/list` answer, interleaved with the reference. */
 export async function measureStartup(url: string, runs: number): Promise<StartupFigures> {
   await serverRun(url); // warm-up: caches, code cache
+  await serverRun(url, SDK_SERVER);
   await referenceRun();
   const init: number[] = [];
   const list: number[] = [];
   const ref: number[] = [];
   const floor: number[] = [];
   const floorRss: number[] = [];
+  const sdkServer: number[] = [];
   await floorRun();
   for (let i = 0; i < runs; i++) {
     const [a, b] = await serverRun(url);
@@ -62,6 +76,7 @@ export async function measureStartup(url: string, runs: number): Promise<Startup
     const [wall, rss] = await floorRun();
     floor.push(wall);
     floorRss.push(rss);
+    sdkServer.push((await serverRun(url, SDK_SERVER))[1]);
   }
   return {
     runs,
@@ -72,5 +87,8 @@ export async function measureStartup(url: string, runs: number): Promise<Startup
     toolsListOverFloor: summarize(pairedRatios(list, floor)),
     sdkFloor: summarize(floor),
     sdkFloorRssMb: summarize(floorRss),
+    sdkServer: summarize(sdkServer),
+    sdkServerOverFloor: summarize(pairedRatios(sdkServer, floor)),
+    toolsListOverSdkServer: summarize(pairedRatios(list, sdkServer)),
   };
 }
