@@ -14,6 +14,7 @@
 
 import type { ConnectionLimits } from "./connection_limits.ts";
 import { DEFAULT_CONNECTION_LIMITS } from "./connection_limits.ts";
+import { concatBytes } from "../bitbucket/transport/bytes.ts";
 
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./connection_limits.ts";
 
@@ -115,14 +116,7 @@ async function readBody(request: Request, timeoutMs: number): Promise<BodyRead> 
     stop();
   }
   if (expired) return { expired: true };
-  if (chunks.length === 1) return { body: chunks[0] };
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { body };
+  return { body: chunks.length === 1 ? chunks[0] : concatBytes(chunks, size) };
 }
 
 /** The answer to a request whose body did not arrive in time; the connection closes after it. */

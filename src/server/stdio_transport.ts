@@ -13,6 +13,7 @@ import {
   parseJSONRPCMessage,
   type Transport,
 } from "../deps/mcp.ts";
+import { concatBytes } from "../bitbucket/transport/bytes.ts";
 
 /** The longest line read: 4 MiB. Any real MCP message is far smaller (tool arguments are capped). */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -70,17 +71,6 @@ function idOf(value: unknown): string | number | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-/** Joins the pieces of one line. */
-function concat(pieces: Uint8Array[], length: number): Uint8Array {
-  const line = new Uint8Array(length);
-  let offset = 0;
-  for (const piece of pieces) {
-    line.set(piece, offset);
-    offset += piece.length;
-  }
-  return line;
 }
 
 /** A stdio transport that answers malformed input instead of dropping it; see the module comment. */
@@ -199,14 +189,14 @@ export class StdioLineTransport implements Transport {
             length += end - from;
           }
           if (newline === -1) break;
-          if (!skipping) this.#line(concat(pieces, length));
+          if (!skipping) this.#line(concatBytes(pieces, length));
           skipping = false;
           pieces = [];
           length = 0;
           from = newline + 1;
         }
       }
-      if (!skipping && length > 0) this.#line(concat(pieces, length));
+      if (!skipping && length > 0) this.#line(concatBytes(pieces, length));
     } catch (error) {
       if (!this.#closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }

@@ -10,6 +10,8 @@
  * sent in the window reaches the client at its end.
  */
 
+import { concatBytes } from "../bitbucket/transport/bytes.ts";
+
 /** How long an answer's event stream is read before it is streamed as it comes. */
 export const WHOLE_ANSWER_WINDOW_MS = 100;
 
@@ -17,18 +19,6 @@ export const WHOLE_ANSWER_WINDOW_MS = 100;
 function isEventStream(response: Response): boolean {
   return response.body !== null &&
     (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
-}
-
-/** The chunks as one array. */
-function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const size = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return whole;
 }
 
 /**
@@ -53,12 +43,14 @@ export async function wholeIfQuick(
     for (;;) {
       const next = await Promise.race([pending, late]);
       if (next === "late") break;
-      if (next.done) return new Response(joined(chunks), { ...init, headers: response.headers });
+      if (next.done) {
+        return new Response(concatBytes(chunks), { ...init, headers: response.headers });
+      }
       chunks.push(next.value);
       pending = reader.read();
     }
   } catch {
-    return new Response(joined(chunks), { ...init, headers: response.headers });
+    return new Response(concatBytes(chunks), { ...init, headers: response.headers });
   } finally {
     clearTimeout(timer);
   }

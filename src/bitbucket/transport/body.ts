@@ -3,6 +3,7 @@
  * they arrive and reading stops at a cap, so a huge or endless body costs at
  * most the cap in memory.
  */
+import { concatBytes } from "./bytes.ts";
 
 /** The default cap on a response body: 8 MiB (a client may set another). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -43,13 +44,7 @@ export async function readAtMost(
     chunks.push(value);
     length += value.length;
   }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { bytes, complete };
+  return { bytes: concatBytes(chunks, length), complete };
 }
 
 /** The declared length of a body (`Content-Length`), when there is a valid one. */

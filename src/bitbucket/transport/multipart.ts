@@ -5,6 +5,7 @@
  * Bitbucket, and the commit, with `\r\n` line endings. This encoder writes
  * each value's UTF-8 bytes as given, as `curl -F` does.
  */
+import { concatBytes } from "./bytes.ts";
 
 /** One field: its text, and for a file part the file name and media type it is sent with. */
 export interface MultipartField {
@@ -50,11 +51,5 @@ export function multipartBody(fields: readonly MultipartField[]): MultipartBody 
     pieces.push(encoder.encode("\r\n"));
   }
   pieces.push(encoder.encode(`--${boundary}--\r\n`));
-  const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, offset);
-    offset += piece.length;
-  }
-  return { bytes, contentType: `multipart/form-data; boundary=${boundary}` };
+  return { bytes: concatBytes(pieces), contentType: `multipart/form-data; boundary=${boundary}` };
 }
