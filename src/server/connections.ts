@@ -126,8 +126,6 @@ function bodyTooSlow(): Response {
 
 /** One served connection as the pool sees it. */
 interface Served {
-  /** Requests being answered now: a graceful stop waits for them. */
-  inFlight: number;
   /** Ends the connection: now if no request is under way, else once its answer is sent. */
   close(): void;
   /** Resolves once the connection has ended. */
@@ -146,24 +144,22 @@ function serveConnection(
   limits: ConnectionLimits,
 ): Served {
   const stop = new AbortController();
-  let waiting = deadline(limits.headerTimeoutMs, () => stop.abort());
-  const served: Served = {
-    inFlight: 0,
-    close: () => stop.abort(),
-    finished: Promise.resolve(),
-  };
+  const close = () => stop.abort();
+  let waiting = deadline(limits.headerTimeoutMs, close);
+  // Requests being answered now: the idle deadline starts when the last is sent.
+  let inFlight = 0;
   const answered = () => {
-    if (--served.inFlight === 0 && !stop.signal.aborted) {
-      waiting = deadline(limits.idleTimeoutMs, () => stop.abort());
+    if (--inFlight === 0 && !stop.signal.aborted) {
+      waiting = deadline(limits.idleTimeoutMs, close);
     }
   };
   const onRequest = async (request: Request, info: Deno.ServeHandlerInfo) => {
     waiting();
-    served.inFlight++;
+    inFlight++;
     info.completed.then(answered, answered);
     const read = await readBody(request, limits.bodyTimeoutMs);
     if ("expired" in read) {
-      stop.abort();
+      close();
       return bodyTooSlow();
     }
     if ("refused" in read) return read.refused;
@@ -171,13 +167,13 @@ function serveConnection(
   };
   const onError = () => new Response(null, { status: 500 });
   try {
-    served.finished = serve(conn, stop.signal, onRequest, onError, () => {}).finished
-      .catch(() => {}).finally(() => waiting());
+    const { finished } = serve(conn, stop.signal, onRequest, onError, () => {});
+    return { close, finished: finished.catch(() => {}).finally(() => waiting()) };
   } catch {
     waiting();
     closeQuietly(conn);
+    return { close, finished: Promise.resolve() };
   }
-  return served;
 }
 
 /**

@@ -37,20 +37,23 @@ export async function wholeIfQuick(
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), windowMs);
   });
-  const init = { status: response.status, statusText: response.statusText };
+  const init = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  };
+  const whole = () => new Response(concatBytes(chunks), init);
   let pending = reader.read();
   try {
     for (;;) {
       const next = await Promise.race([pending, late]);
       if (next === "late") break;
-      if (next.done) {
-        return new Response(concatBytes(chunks), { ...init, headers: response.headers });
-      }
+      if (next.done) return whole();
       chunks.push(next.value);
       pending = reader.read();
     }
   } catch {
-    return new Response(concatBytes(chunks), { ...init, headers: response.headers });
+    return whole();
   } finally {
     clearTimeout(timer);
   }
@@ -70,5 +73,5 @@ export async function wholeIfQuick(
       return reader.cancel(reason);
     },
   });
-  return new Response(rest, { ...init, headers: response.headers });
+  return new Response(rest, init);
 }
